@@ -1,0 +1,39 @@
+const ZARR_ERROR_BRAND = Symbol.for("@z/error");
+
+/** Base class of the errors codecs raise. */
+export class CodecError extends Error {
+  override name = "CodecError";
+  readonly [ZARR_ERROR_BRAND] = true;
+}
+
+/** A codec name that no registered codec answers to. */
+export class UnknownCodecError extends CodecError {
+  override name = "UnknownCodecError";
+  constructor(
+    readonly codec: string,
+    where = "",
+  ) {
+    super(
+      `Unknown codec "${codec}"${where ? ` in ${where}` : ""}. Register it with registerCodec() ` +
+        `if it comes from an extension, or import the package that provides it.`,
+    );
+  }
+}
+
+/** A codec configuration that is invalid (a missing field, a value out of range). */
+export class CodecConfigError extends CodecError {
+  override name = "CodecConfigError";
+}
+
+/**
+ * Bytes that do not decode: corrupt or truncated data, or a chunk that decodes to a size other
+ * than the chunk's. Never garbage, never an unbounded allocation.
+ */
+export class DecodeError extends CodecError {
+  override name = "DecodeError";
+}
+
+/** A checksum (crc32c) that does not match the data it protects. */
+export class ChecksumError extends DecodeError {
+  override name = "ChecksumError";
+}

@@ -1,0 +1,158 @@
+import { type Chunk, MetadataError, type NamedConfig, product } from "@z/metadata";
+import { DecodeError } from "./errors.js";
+import { resolveCodec } from "./registry.js";
+import type { ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkSpec, Codec } from "./types.js";
+
+/** Options of a codec pipeline. */
+export interface PipelineOptions {
+  /**
+   * The most bytes a decoder may produce when the exact decoded size is not known in advance
+   * (variable-length data). Default 1 GiB.
+   */
+  maxDecodedBytes?: number;
+}
+
+/** The default bound on decoded bytes of unknown size. */
+export const DEFAULT_MAX_DECODED_BYTES = 1 << 30;
+
+interface Stage<C> {
+  codec: C;
+  /** The spec of the chunks that enter this codec on encode. */
+  spec: ChunkSpec;
+}
+
+/**
+ * A chunk's codec chain, as v3 defines it: array-to-array codecs, exactly one array-to-bytes
+ * codec, then bytes-to-bytes codecs. Decoding runs the chain backwards and bounds every
+ * decoder by the size the chunk must have.
+ */
+export class CodecPipeline {
+  private readonly sizes: (number | undefined)[];
+
+  private constructor(
+    readonly arrayToArray: readonly Stage<ArrayToArrayCodec>[],
+    readonly arrayToBytes: Stage<ArrayToBytesCodec>,
+    readonly bytesToBytes: readonly BytesToBytesCodec[],
+    private readonly maxDecodedBytes: number,
+  ) {
+    // sizes[k] is the size of the bytes entering bytes-to-bytes codec k on encode.
+    this.sizes = [arrayToBytes.codec.encodedSize?.(arrayToBytes.spec)];
+    for (const codec of bytesToBytes) {
+      const previous = this.sizes[this.sizes.length - 1];
+      this.sizes.push(previous === undefined ? undefined : codec.encodedSize?.(previous));
+    }
+  }
+
+  /**
+   * Builds the pipeline a codec list describes for chunks of `spec`.
+   * @param where names the metadata document in errors
+   * @throws UnknownCodecError, CodecConfigError, MetadataError (codecs in the wrong order)
+   */
+  static create(
+    entries: readonly NamedConfig[],
+    spec: ChunkSpec,
+    zarrFormat: 2 | 3,
+    options: PipelineOptions = {},
+    where = "codecs",
+  ): CodecPipeline {
+    const arrayToArray: Stage<ArrayToArrayCodec>[] = [];
+    let arrayToBytes: Stage<ArrayToBytesCodec> | undefined;
+    const bytesToBytes: BytesToBytesCodec[] = [];
+    let current = spec;
+    for (const entry of entries) {
+      const codec = resolveCodec(entry, { spec: current, zarrFormat }, where);
+      if (codec === undefined) continue;
+      if (codec.kind === "array_to_array") {
+        if (arrayToBytes) throw orderError(where, codec, "comes after the array-to-bytes codec");
+        arrayToArray.push({ codec, spec: current });
+        current = codec.encodedSpec(current);
+      } else if (codec.kind === "array_to_bytes") {
+        if (arrayToBytes) {
+          throw new MetadataError(
+            `${where}: more than one array-to-bytes codec ("${arrayToBytes.codec.name}" and "${codec.name}")`,
+          );
+        }
+        arrayToBytes = { codec, spec: current };
+      } else {
+        if (!arrayToBytes) throw orderError(where, codec, "comes before the array-to-bytes codec");
+        bytesToBytes.push(codec);
+      }
+    }
+    if (!arrayToBytes) {
+      throw new MetadataError(`${where}: no array-to-bytes codec (such as "bytes"); exactly one is required`);
+    }
+    return new CodecPipeline(
+      arrayToArray,
+      arrayToBytes,
+      bytesToBytes,
+      options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES,
+    );
+  }
+
+  /** The codecs in encode order. */
+  get codecs(): Codec[] {
+    return [...this.arrayToArray.map((s) => s.codec), this.arrayToBytes.codec, ...this.bytesToBytes];
+  }
+
+  /** The metadata entries of the codecs. */
+  toJson(): NamedConfig[] {
+    return this.codecs.map((codec) => codec.toJson());
+  }
+
+  /** The exact encoded size of every chunk, when the chain makes it fixed (no compression). */
+  get encodedSize(): number | undefined {
+    return this.sizes[this.sizes.length - 1];
+  }
+
+  /** Encodes a chunk (any strides) into the bytes to store. */
+  async encode(chunk: Chunk): Promise<Uint8Array> {
+    for (const { codec, spec } of this.arrayToArray) chunk = await codec.encode(chunk, spec);
+    let bytes = await this.arrayToBytes.codec.encode(chunk, this.arrayToBytes.spec);
+    for (const codec of this.bytesToBytes) bytes = await codec.encode(bytes);
+    return bytes;
+  }
+
+  /**
+   * Decodes stored bytes into a chunk of the pipeline's spec (possibly with non-C strides, e.g.
+   * after a transpose).
+   * @throws DecodeError (corrupt, truncated or wrongly sized data), ChecksumError
+   */
+  async decode(bytes: Uint8Array): Promise<Chunk> {
+    for (let k = this.bytesToBytes.length - 1; k >= 0; k--) {
+      const expectedSize = this.sizes[k];
+      bytes = await this.bytesToBytes[k].decode(bytes, {
+        expectedSize,
+        maxSize: expectedSize ?? this.maxDecodedBytes,
+      });
+      if (expectedSize !== undefined && bytes.length !== expectedSize) {
+        throw new DecodeError(
+          `Codec "${this.bytesToBytes[k].name}" decoded ${bytes.length} bytes; the chunk needs exactly ${expectedSize}`,
+        );
+      }
+    }
+    let chunk = await this.arrayToBytes.codec.decode(bytes, this.arrayToBytes.spec);
+    checkShape(chunk, this.arrayToBytes.spec, this.arrayToBytes.codec.name);
+    for (let k = this.arrayToArray.length - 1; k >= 0; k--) {
+      const { codec, spec } = this.arrayToArray[k];
+      chunk = await codec.decode(chunk, spec);
+      checkShape(chunk, spec, codec.name);
+    }
+    return chunk;
+  }
+}
+
+function orderError(where: string, codec: Codec, problem: string): MetadataError {
+  return new MetadataError(
+    `${where}: the ${codec.kind.replaceAll("_", "-")} codec "${codec.name}" ${problem}; ` +
+      "the order must be array-to-array codecs, one array-to-bytes codec, then bytes-to-bytes codecs",
+  );
+}
+
+function checkShape(chunk: Chunk, spec: ChunkSpec, codecName: string): void {
+  const ok = chunk.shape.length === spec.shape.length && chunk.shape.every((n, i) => n === spec.shape[i]);
+  if (!ok) {
+    throw new DecodeError(
+      `Codec "${codecName}" decoded a chunk of shape [${chunk.shape}] (${product(chunk.shape)} elements); expected [${spec.shape}]`,
+    );
+  }
+}

@@ -1,0 +1,38 @@
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import { UnknownCodecError } from "./errors.js";
+import type { Codec, CodecContext, CodecFactory } from "./types.js";
+
+const factories = new Map<string, CodecFactory>();
+
+/**
+ * Registers a codec under a metadata name. v2 compressors and filters are registered under
+ * `numcodecs.<id>`, the name zarr-python 3 gives them in v3 metadata and the name v2 metadata
+ * is translated to.
+ */
+export function registerCodec(name: string, factory: CodecFactory): void {
+  factories.set(name, factory);
+}
+
+/** Whether a codec name is registered. */
+export function hasCodec(name: string): boolean {
+  return factories.has(name);
+}
+
+/** The registered codec names. */
+export function registeredCodecs(): string[] {
+  return [...factories.keys()].sort();
+}
+
+/**
+ * Builds the codec a metadata entry describes, or `undefined` for an unknown codec that may
+ * be ignored (`must_understand: false`).
+ * @throws UnknownCodecError for an unknown codec that must be understood
+ */
+export function resolveCodec(entry: NamedConfig, context: CodecContext, where = ""): Codec | undefined {
+  const factory = factories.get(entry.name);
+  if (!factory) {
+    if (!entry.mustUnderstand) return undefined;
+    throw new UnknownCodecError(entry.name, where);
+  }
+  return factory(entry.configuration as JsonObject, context);
+}

@@ -1,0 +1,180 @@
+import { type ChunkGrid, resolveChunkGrid } from "./chunk-grid.js";
+import { type ChunkKeyEncoding, resolveChunkKeyEncoding } from "./chunk-key.js";
+import { resolveDataTypeV3 } from "./dtype/registry.js";
+import type { DataType, Endian } from "./dtype/types.js";
+import { MetadataError, UnsupportedExtensionError } from "./errors.js";
+import { type NamedConfig, namedConfigToJson, parseNamedConfig } from "./extension.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+import { requireField, requireObject, validateAttributes, validateDimensionNames, validateShape } from "./validate.js";
+
+/** Details only v2 arrays have, kept so v2 metadata can be written back faithfully. */
+export interface V2ArrayDetails {
+  /** Memory layout of chunks: C (row-major) or F (column-major). */
+  order: "C" | "F";
+  /** Byte order of stored elements. */
+  endian: Endian;
+  /** The numcodecs filter configurations (each with its `id`), or null. */
+  filters: JsonObject[] | null;
+  /** The numcodecs compressor configuration (with its `id`), or null. */
+  compressor: JsonObject | null;
+  /** The `dtype` field as written. */
+  dtype: JsonValue;
+  /** `dimension_separator` as written; undefined when the field was absent. */
+  dimensionSeparator: "/" | "." | undefined;
+}
+
+/**
+ * Array metadata of either format in one normalised form. v2 metadata is translated to the v3
+ * model (its order, filters, byte order and compressor become a codec list), so everything
+ * below the metadata layer sees one kind of array.
+ */
+export interface ArrayMetadata {
+  /** 2 or 3. */
+  zarrFormat: 2 | 3;
+  /** The array's shape. */
+  shape: number[];
+  /** The element type. */
+  dataType: DataType;
+  /** How the array is cut into chunks. */
+  chunkGrid: ChunkGrid;
+  /** How chunk coordinates map to store keys. */
+  chunkKeyEncoding: ChunkKeyEncoding;
+  /** The fill value as a scalar of the data type. */
+  fillValue: unknown;
+  /** The fill value as the metadata wrote it (v2 `null` included), written back unchanged. */
+  fillValueJson: JsonValue;
+  /** The codec pipeline: array-to-array codecs, one array-to-bytes codec, bytes-to-bytes codecs. */
+  codecs: NamedConfig[];
+  /** Names of the dimensions (v3), or undefined. */
+  dimensionNames: (string | null)[] | undefined;
+  /** User attributes. */
+  attributes: JsonObject;
+  /** v3 storage transformers (kept only when they may be ignored). */
+  storageTransformers: NamedConfig[];
+  /** Unknown top-level fields marked `must_understand: false`, kept to write back. */
+  extraFields: JsonObject;
+  /** v2-only details; present exactly when `zarrFormat` is 2. */
+  v2?: V2ArrayDetails;
+}
+
+const V3_ARRAY_FIELDS = new Set([
+  "zarr_format",
+  "node_type",
+  "shape",
+  "data_type",
+  "chunk_grid",
+  "chunk_key_encoding",
+  "fill_value",
+  "codecs",
+  "attributes",
+  "dimension_names",
+  "storage_transformers",
+]);
+
+/**
+ * Collects the top-level fields the spec does not define; each must be an object with
+ * `must_understand: false`, or the node cannot be opened.
+ */
+export function collectExtraFields(doc: JsonObject, known: Set<string>, where: string): JsonObject {
+  const extra: JsonObject = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (known.has(key)) continue;
+    if (isJsonObject(value) && value.must_understand === false) {
+      extra[key] = value;
+      continue;
+    }
+    throw new UnsupportedExtensionError(
+      `${where} has the field "${key}", which this library does not understand and which is not marked "must_understand": false`,
+    );
+  }
+  return extra;
+}
+
+function parseStorageTransformers(json: JsonValue | undefined, where: string): NamedConfig[] {
+  if (json === undefined) return [];
+  if (!Array.isArray(json)) throw new MetadataError(`${where}: "storage_transformers" must be a list`);
+  const kept: NamedConfig[] = [];
+  for (const item of json) {
+    const transformer = parseNamedConfig(item, `${where} storage transformer`);
+    if (transformer.mustUnderstand) {
+      throw new UnsupportedExtensionError(`${where}: unknown storage transformer "${transformer.name}"`);
+    }
+    kept.push(transformer);
+  }
+  return kept;
+}
+
+/**
+ * Parses and validates v3 array metadata (the content of an array's `zarr.json`).
+ * @param where names the document in errors, e.g. its store key
+ * @throws MetadataError (or a subclass) naming the document and the field
+ */
+export function parseArrayMetadataV3(json: JsonValue, where = "zarr.json"): ArrayMetadata {
+  const doc = requireObject(json, where);
+  if (requireField(doc, "zarr_format", where) !== 3) {
+    throw new MetadataError(`${where}: "zarr_format" must be 3, got ${JSON.stringify(doc.zarr_format)}`);
+  }
+  if (requireField(doc, "node_type", where) !== "array") {
+    throw new MetadataError(`${where}: "node_type" must be "array", got ${JSON.stringify(doc.node_type)}`);
+  }
+  const shape = validateShape(requireField(doc, "shape", where), where);
+  const dataType = resolveDataTypeV3(requireField(doc, "data_type", where), where);
+  const chunkGrid = resolveChunkGrid(
+    parseNamedConfig(requireField(doc, "chunk_grid", where), `${where} chunk_grid`),
+    shape.length,
+    where,
+  );
+  const chunkKeyEncoding = resolveChunkKeyEncoding(
+    parseNamedConfig(requireField(doc, "chunk_key_encoding", where), `${where} chunk_key_encoding`),
+  );
+  const fillValueJson = requireField(doc, "fill_value", where);
+  let fillValue: unknown;
+  try {
+    fillValue = dataType.parseFill(fillValueJson, 3);
+  } catch (error) {
+    throw withWhere(error, where);
+  }
+  const codecsJson = requireField(doc, "codecs", where);
+  if (!Array.isArray(codecsJson) || codecsJson.length === 0) {
+    throw new MetadataError(`${where}: "codecs" must be a non-empty list`);
+  }
+  const codecs = codecsJson.map((c, i) => parseNamedConfig(c, `${where} codecs[${i}]`));
+  return {
+    zarrFormat: 3,
+    shape,
+    dataType,
+    chunkGrid,
+    chunkKeyEncoding,
+    fillValue,
+    fillValueJson,
+    codecs,
+    dimensionNames: validateDimensionNames(doc.dimension_names, shape.length, where),
+    attributes: validateAttributes(doc.attributes, where),
+    storageTransformers: parseStorageTransformers(doc.storage_transformers, where),
+    extraFields: collectExtraFields(doc, V3_ARRAY_FIELDS, where),
+  };
+}
+
+/** Prefixes an error's message with the document it came from. */
+export function withWhere(error: unknown, where: string): unknown {
+  if (error instanceof Error && !error.message.includes(where)) error.message = `${where}: ${error.message}`;
+  return error;
+}
+
+/** The v3 `zarr.json` document of array metadata. */
+export function arrayMetadataToV3Json(meta: ArrayMetadata): JsonObject {
+  const doc: JsonObject = {
+    zarr_format: 3,
+    node_type: "array",
+    shape: [...meta.shape],
+    data_type: meta.dataType.toV3(),
+    chunk_grid: meta.chunkGrid.toJson(),
+    chunk_key_encoding: meta.chunkKeyEncoding.toJson(),
+    fill_value: meta.fillValueJson,
+    codecs: meta.codecs.map(namedConfigToJson),
+    attributes: meta.attributes,
+  };
+  if (meta.dimensionNames) doc.dimension_names = [...meta.dimensionNames];
+  if (meta.storageTransformers.length > 0) doc.storage_transformers = meta.storageTransformers.map(namedConfigToJson);
+  return { ...doc, ...meta.extraFields };
+}

@@ -1,0 +1,283 @@
+import { FillValueError } from "../errors.js";
+import type { JsonValue } from "../json.js";
+import { BoolArray } from "./bool-array.js";
+import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
+import type { TypedArray } from "./containers.js";
+import { halfToNumber, NativeFloat16Array, numberToHalf } from "./float16.js";
+import type { DataType, DataTypeKind, Endian, ZarrFormat } from "./types.js";
+
+type Scalar = number | bigint | boolean;
+type TypedArrayConstructor = {
+  new (length: number): TypedArray;
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number): TypedArray;
+  readonly BYTES_PER_ELEMENT: number;
+};
+
+interface NumericSpec {
+  name: string;
+  kind: DataTypeKind;
+  itemSize: number;
+  /** The container class. */
+  ctor: TypedArrayConstructor;
+  /** The v2 type character: b, i, u, f. */
+  v2Char: string;
+  /** For integer types, the inclusive range. */
+  min?: bigint;
+  max?: bigint;
+}
+
+/** Parses a float fill value: a number, "NaN", "Infinity", "-Infinity" or a "0x..." bit pattern. */
+export function parseFloatFill(json: JsonValue, itemSize: number, typeName: string): number {
+  if (typeof json === "number") return json;
+  if (typeof json === "bigint") return Number(json);
+  if (json === "NaN") return Number.NaN;
+  if (json === "Infinity") return Number.POSITIVE_INFINITY;
+  if (json === "-Infinity") return Number.NEGATIVE_INFINITY;
+  if (typeof json === "string" && /^0x[0-9a-fA-F]+$/.test(json)) {
+    if (json.length !== 2 + itemSize * 2) {
+      throw new FillValueError(
+        `Fill value ${json} for ${typeName} must have exactly ${itemSize * 2} hex digits`,
+      );
+    }
+    return floatFromBits(BigInt(json), itemSize);
+  }
+  throw new FillValueError(
+    `Invalid fill value ${JSON.stringify(json)} for ${typeName}: expected a number, "NaN", "Infinity", "-Infinity" or a hex bit pattern like "0x7fc00000"`,
+  );
+}
+
+function floatFromBits(bits: bigint, itemSize: number): number {
+  if (itemSize === 2) return halfToNumber(Number(bits));
+  const view = new DataView(new ArrayBuffer(8));
+  if (itemSize === 4) {
+    view.setUint32(0, Number(bits));
+    return view.getFloat32(0);
+  }
+  view.setBigUint64(0, bits);
+  return view.getFloat64(0);
+}
+
+/** The JSON form of a float: a number, or one of the strings for non-finite values. */
+export function floatToJson(value: number): JsonValue {
+  if (Number.isNaN(value)) return "NaN";
+  if (value === Number.POSITIVE_INFINITY) return "Infinity";
+  if (value === Number.NEGATIVE_INFINITY) return "-Infinity";
+  return value;
+}
+
+/** The JSON form of an integer element: a number when exact, otherwise a decimal string. */
+export function integerToJson(value: number | bigint): JsonValue {
+  if (typeof value === "bigint") {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : value.toString();
+  }
+  return value;
+}
+
+class NumericType implements DataType<Scalar, TypedArray> {
+  readonly name: string;
+  readonly kind: DataTypeKind;
+  readonly itemSize: number;
+  readonly lanes = 1;
+  readonly endianSensitive: boolean;
+  readonly defaultFill: Scalar;
+  private readonly ctor: TypedArrayConstructor;
+  private readonly isBig: boolean;
+  /** Float16 held in a Float32Array because the runtime has no Float16Array. */
+  private readonly halfFallback: boolean;
+
+  constructor(private readonly spec: NumericSpec) {
+    this.name = spec.name;
+    this.kind = spec.kind;
+    this.itemSize = spec.itemSize;
+    this.ctor = spec.ctor;
+    this.endianSensitive = spec.itemSize > 1;
+    this.isBig = spec.ctor === BigInt64Array || spec.ctor === BigUint64Array;
+    this.halfFallback = spec.itemSize === 2 && spec.kind === "float" && spec.ctor.BYTES_PER_ELEMENT === 4;
+    this.defaultFill = spec.kind === "bool" ? false : this.isBig ? 0n : 0;
+  }
+
+  create(length: number): TypedArray {
+    return new this.ctor(length);
+  }
+
+  toV3(): JsonValue {
+    return this.name;
+  }
+
+  toV2(endian: Endian): JsonValue {
+    const order = this.itemSize === 1 ? "|" : endian === "little" ? "<" : ">";
+    return `${order}${this.spec.v2Char}${this.itemSize}`;
+  }
+
+  encode(data: TypedArray, endian: Endian): Uint8Array {
+    if (this.halfFallback) {
+      const bits = new Uint16Array(data.length);
+      for (let i = 0; i < data.length; i++) bits[i] = numberToHalf(data[i] as number);
+      const out = bytesOf(bits);
+      if (needsSwap(endian, 2)) swapBytesInPlace(out, 2);
+      return out;
+    }
+    if (!needsSwap(endian, this.itemSize)) return bytesOf(data);
+    const out = bytesOf(data).slice();
+    swapBytesInPlace(out, this.itemSize);
+    return out;
+  }
+
+  decode(bytes: Uint8Array, length: number, endian: Endian): TypedArray {
+    const size = this.itemSize;
+    if (this.halfFallback) {
+      const out = new Float32Array(length);
+      const big = endian === "big";
+      for (let i = 0; i < length; i++) {
+        const lo = bytes[2 * i];
+        const hi = bytes[2 * i + 1];
+        out[i] = halfToNumber(big ? (lo << 8) | hi : (hi << 8) | lo);
+      }
+      return out;
+    }
+    const swap = needsSwap(endian, size);
+    // A TypedArray view needs an aligned offset; copying also gives us a buffer we may swap.
+    const source = swap || bytes.byteOffset % size !== 0 ? bytes.slice(0, length * size) : bytes;
+    if (swap) swapBytesInPlace(source, size);
+    return new this.ctor(source.buffer, source.byteOffset, length);
+  }
+
+  parseFill(json: JsonValue, format: ZarrFormat): Scalar {
+    const where = `${this.name} fill value`;
+    if (json === null && format === 2) return this.defaultFill;
+    if (this.kind === "bool") {
+      if (typeof json === "boolean") return json;
+      if (format === 2 && (json === 0 || json === 1)) return json === 1;
+      throw new FillValueError(`Invalid ${where} ${JSON.stringify(json)}: expected true or false`);
+    }
+    if (this.kind === "float") return this.roundFloat(parseFloatFill(json, this.itemSize, this.name));
+    return this.parseIntegerFill(json, where);
+  }
+
+  private roundFloat(value: number): number {
+    if (this.itemSize === 4) return Math.fround(value);
+    if (this.itemSize === 2) return halfToNumber(numberToHalf(value));
+    return value;
+  }
+
+  private parseIntegerFill(json: JsonValue, where: string): Scalar {
+    let value: bigint;
+    if (typeof json === "bigint") value = json;
+    else if (typeof json === "number" && Number.isInteger(json)) value = BigInt(json);
+    else throw new FillValueError(`Invalid ${where} ${JSON.stringify(json)}: expected an integer`);
+    const { min, max } = this.spec;
+    if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
+      throw new FillValueError(`Invalid ${where} ${value}: outside the range ${min}..${max} of ${this.name}`);
+    }
+    return this.isBig ? value : Number(value);
+  }
+
+  fillToJson(value: Scalar): JsonValue {
+    if (this.kind === "bool") return Boolean(value);
+    if (this.kind === "float") return floatToJson(Number(value));
+    return typeof value === "bigint" && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  }
+
+  coerce(value: unknown): Scalar {
+    if (this.kind === "bool") return Boolean(value);
+    if (this.isBig) {
+      if (typeof value === "bigint") return value;
+      if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
+      if (typeof value === "boolean") return value ? 1n : 0n;
+      throw new TypeError(`Cannot store ${String(value)} in a ${this.name} array: expected an integer or bigint`);
+    }
+    if (typeof value === "number") return value;
+    if (typeof value === "bigint" || typeof value === "boolean") return Number(value);
+    throw new TypeError(`Cannot store ${String(value)} in a ${this.name} array: expected a number`);
+  }
+
+  fill(data: TypedArray, value: Scalar, start?: number, end?: number): void {
+    const v = this.kind === "bool" ? (value ? 1 : 0) : value;
+    (data as unknown as { fill(v: unknown, s?: number, e?: number): void }).fill(v, start, end);
+  }
+
+  isAllFill(data: TypedArray, value: Scalar): boolean {
+    const v = this.kind === "bool" ? (value ? 1 : 0) : value;
+    const n = data.length;
+    if (typeof v === "number" && Number.isNaN(v)) {
+      for (let i = 0; i < n; i++) if (!Number.isNaN(data[i])) return false;
+      return true;
+    }
+    for (let i = 0; i < n; i++) if (data[i] !== v) return false;
+    return true;
+  }
+
+  getElement(data: TypedArray, index: number): Scalar {
+    const v = data[index];
+    return this.kind === "bool" ? v !== 0 : v;
+  }
+
+  setElement(data: TypedArray, index: number, value: Scalar): void {
+    (data as unknown as Scalar[])[index] = this.kind === "bool" ? (value ? 1 : 0) : value;
+  }
+
+  toJsonElement(value: Scalar): JsonValue {
+    if (this.kind === "bool") return Boolean(value);
+    if (this.kind === "float") return floatToJson(Number(value));
+    return integerToJson(value as number | bigint);
+  }
+}
+
+const int = (bits: number): [bigint, bigint] => [-(1n << BigInt(bits - 1)), (1n << BigInt(bits - 1)) - 1n];
+const uint = (bits: number): [bigint, bigint] => [0n, (1n << BigInt(bits)) - 1n];
+
+function integer(name: string, itemSize: number, ctor: TypedArrayConstructor, signed: boolean) {
+  const [min, max] = signed ? int(itemSize * 8) : uint(itemSize * 8);
+  return new NumericType({ name, kind: signed ? "int" : "uint", itemSize, ctor, v2Char: signed ? "i" : "u", min, max });
+}
+
+/** `bool`: one byte per element; held in a {@link BoolArray}. */
+export const bool: DataType = new NumericType({ name: "bool", kind: "bool", itemSize: 1, ctor: BoolArray, v2Char: "b" });
+/** `int8`, held in an Int8Array. */
+export const int8: DataType = integer("int8", 1, Int8Array, true);
+/** `int16`, held in an Int16Array. */
+export const int16: DataType = integer("int16", 2, Int16Array, true);
+/** `int32`, held in an Int32Array. */
+export const int32: DataType = integer("int32", 4, Int32Array, true);
+/** `int64`, held in a BigInt64Array (elements are bigint). */
+export const int64: DataType = integer("int64", 8, BigInt64Array, true);
+/** `uint8`, held in a Uint8Array. */
+export const uint8: DataType = integer("uint8", 1, Uint8Array, false);
+/** `uint16`, held in a Uint16Array. */
+export const uint16: DataType = integer("uint16", 2, Uint16Array, false);
+/** `uint32`, held in a Uint32Array. */
+export const uint32: DataType = integer("uint32", 4, Uint32Array, false);
+/** `uint64`, held in a BigUint64Array (elements are bigint). */
+export const uint64: DataType = integer("uint64", 8, BigUint64Array, false);
+/**
+ * `float16`: held in a Float16Array where the runtime has one; otherwise in a Float32Array
+ * whose values are rounded to half precision when stored.
+ */
+export const float16: DataType = new NumericType({
+  name: "float16",
+  kind: "float",
+  itemSize: 2,
+  ctor: (NativeFloat16Array ?? Float32Array) as unknown as TypedArrayConstructor,
+  v2Char: "f",
+});
+/** `float32`, held in a Float32Array. */
+export const float32: DataType = new NumericType({ name: "float32", kind: "float", itemSize: 4, ctor: Float32Array, v2Char: "f" });
+/** `float64`, held in a Float64Array. */
+export const float64: DataType = new NumericType({ name: "float64", kind: "float", itemSize: 8, ctor: Float64Array, v2Char: "f" });
+
+/** Every numeric data type of the core spec, by v3 name. */
+export const numericDataTypes: readonly DataType[] = [
+  bool,
+  int8,
+  int16,
+  int32,
+  int64,
+  uint8,
+  uint16,
+  uint32,
+  uint64,
+  float16,
+  float32,
+  float64,
+];

@@ -1,0 +1,22 @@
+/**
+ * Zarr v2 and v3 metadata: data types and their in-memory containers, fill values, chunk
+ * grids, chunk key encodings, array and group documents, and the v2 to v3 translation.
+ * @packageDocumentation
+ */
+export * from "./array-metadata.js";
+export * from "./chunk-grid.js";
+export * from "./chunk-key.js";
+export * from "./dtype/bool-array.js";
+export * from "./dtype/bytes-order.js";
+export * from "./dtype/containers.js";
+export * from "./dtype/float16.js";
+export * from "./dtype/numeric.js";
+export * from "./dtype/registry.js";
+export * from "./dtype/strided.js";
+export * from "./dtype/types.js";
+export * from "./errors.js";
+export * from "./extension.js";
+export * from "./group-metadata.js";
+export * from "./json.js";
+export * from "./v2.js";
+export * from "./validate.js";

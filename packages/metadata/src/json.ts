@@ -1,0 +1,221 @@
+import { MetadataError } from "./errors.js";
+
+/** A JSON value as metadata holds it; integers beyond 2^53 in magnitude parse as `bigint`. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Parses a JSON document. Unlike `JSON.parse`, integers that a double cannot hold exactly
+ * (such as a uint64 fill value of 2^64-1) come back as `bigint`, so no digit is lost.
+ * @param where named in the error message, e.g. the store key of the document
+ * @throws MetadataError with the position of the first syntax error
+ */
+export function parseJson(input: string | Uint8Array, where = "JSON document"): JsonValue {
+  let text: string;
+  if (typeof input === "string") text = input;
+  else {
+    try {
+      text = decoder.decode(input);
+    } catch {
+      throw new MetadataError(`${where} is not valid UTF-8`);
+    }
+  }
+  return new JsonParser(text, where).parseDocument();
+}
+
+class JsonParser {
+  private pos = 0;
+  constructor(
+    private readonly text: string,
+    private readonly where: string,
+  ) {}
+
+  parseDocument(): JsonValue {
+    if (this.text.charCodeAt(0) === 0xfeff) this.pos = 1;
+    const value = this.parseValue();
+    this.skipSpace();
+    if (this.pos < this.text.length) this.fail("unexpected text after the JSON value");
+    return value;
+  }
+
+  private fail(message: string): never {
+    const before = this.text.slice(0, this.pos);
+    const line = before.split("\n").length;
+    const column = this.pos - before.lastIndexOf("\n");
+    throw new MetadataError(`Malformed JSON in ${this.where} at line ${line}, column ${column}: ${message}`);
+  }
+
+  private skipSpace(): void {
+    const t = this.text;
+    while (this.pos < t.length) {
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.pos++;
+      else break;
+    }
+  }
+
+  private parseValue(): JsonValue {
+    this.skipSpace();
+    const c = this.text[this.pos];
+    if (c === "{") return this.parseObject();
+    if (c === "[") return this.parseArray();
+    if (c === '"') return this.parseString();
+    if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.parseNumber();
+    // Python's json module writes these bare words for non-finite floats.
+    for (const [word, value] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+      ["NaN", Number.NaN],
+      ["Infinity", Number.POSITIVE_INFINITY],
+      ["-Infinity", Number.NEGATIVE_INFINITY],
+    ] as const) {
+      if (this.text.startsWith(word, this.pos)) {
+        this.pos += word.length;
+        return value;
+      }
+    }
+    if (c === undefined) this.fail("unexpected end of input");
+    this.fail(`unexpected character ${JSON.stringify(c)}`);
+  }
+
+  private parseObject(): JsonObject {
+    this.pos++;
+    const out: JsonObject = {};
+    this.skipSpace();
+    if (this.text[this.pos] === "}") {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.skipSpace();
+      if (this.text[this.pos] !== '"') this.fail("expected a string key");
+      const key = this.parseString();
+      this.skipSpace();
+      if (this.text[this.pos] !== ":") this.fail("expected ':'");
+      this.pos++;
+      Object.defineProperty(out, key, { value: this.parseValue(), enumerable: true, writable: true, configurable: true });
+      this.skipSpace();
+      const c = this.text[this.pos++];
+      if (c === "}") return out;
+      if (c !== ",") this.fail("expected ',' or '}'");
+    }
+  }
+
+  private parseArray(): JsonValue[] {
+    this.pos++;
+    const out: JsonValue[] = [];
+    this.skipSpace();
+    if (this.text[this.pos] === "]") {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      out.push(this.parseValue());
+      this.skipSpace();
+      const c = this.text[this.pos++];
+      if (c === "]") return out;
+      if (c !== ",") this.fail("expected ',' or ']'");
+    }
+  }
+
+  private parseString(): string {
+    const start = this.pos;
+    const t = this.text;
+    let i = start + 1;
+    let simple = true;
+    for (; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c === 0x5c) {
+        simple = false;
+        i++;
+      } else if (c < 0x20) {
+        this.pos = i;
+        this.fail("control character in string");
+      }
+    }
+    if (i >= t.length) this.fail("unterminated string");
+    this.pos = i + 1;
+    const raw = t.slice(start, i + 1);
+    if (simple) return raw.slice(1, -1);
+    try {
+      return JSON.parse(raw) as string;
+    } catch {
+      this.pos = start;
+      this.fail("invalid escape in string");
+    }
+  }
+
+  private parseNumber(): number | bigint {
+    const match = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 400));
+    if (match === null) {
+      if (this.text.startsWith("-Infinity", this.pos)) {
+        this.pos += 9;
+        return Number.NEGATIVE_INFINITY;
+      }
+      this.fail("invalid number");
+    }
+    this.pos += match[0].length;
+    const value = Number(match[0]);
+    if (match[1] === undefined && match[2] === undefined && !Number.isSafeInteger(value)) {
+      return BigInt(match[0]);
+    }
+    return value;
+  }
+}
+
+/**
+ * Serialises a JSON value, writing `bigint` as exact integer digits and non-finite numbers as
+ * the strings `"NaN"`, `"Infinity"`, `"-Infinity"` (metadata never holds bare NaN).
+ */
+export function stringifyJson(value: unknown, indent = 2): string {
+  return write(value, indent, "");
+}
+
+function write(value: unknown, indent: number, pad: string): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) return '"NaN"';
+    if (!Number.isFinite(value)) return value > 0 ? '"Infinity"' : '"-Infinity"';
+    return JSON.stringify(value);
+  }
+  if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+  const inner = indent > 0 ? pad + " ".repeat(indent) : "";
+  const nl = indent > 0 ? "\n" : "";
+  const sep = indent > 0 ? ": " : ":";
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const items = value.map((v) => inner + write(v, indent, inner));
+    return `[${nl}${items.join(`,${nl}`)}${nl}${pad}]`;
+  }
+  if (typeof value === "object") {
+    const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return "{}";
+    const items = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}${sep}${write(v, indent, inner)}`);
+    return `{${nl}${items.join(`,${nl}`)}${nl}${pad}}`;
+  }
+  throw new TypeError(`Cannot serialise a ${typeof value} as JSON`);
+}
+
+/** Encodes a JSON value as UTF-8 bytes (see {@link stringifyJson}). */
+export function encodeJson(value: unknown, indent = 2): Uint8Array {
+  return new TextEncoder().encode(stringifyJson(value, indent));
+}
+
+/** Whether a JSON value is a plain object (not null, not an array). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

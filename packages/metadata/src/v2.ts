@@ -1,0 +1,188 @@
+import type { ArrayMetadata, V2ArrayDetails } from "./array-metadata.js";
+import { withWhere } from "./array-metadata.js";
+import { RegularChunkGrid, validateChunkShape } from "./chunk-grid.js";
+import { V2ChunkKeyEncoding } from "./chunk-key.js";
+import { resolveDataTypeV2 } from "./dtype/registry.js";
+import type { DataType, Endian } from "./dtype/types.js";
+import { MetadataError } from "./errors.js";
+import type { NamedConfig } from "./extension.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+import { requireField, requireObject, validateAttributes, validateShape } from "./validate.js";
+
+/** The prefix under which numcodecs codecs are named in v3 metadata (as zarr-python 3 does). */
+export const NUMCODECS_PREFIX = "numcodecs.";
+
+function parseCodecConfig(json: JsonValue, where: string): JsonObject {
+  if (!isJsonObject(json) || typeof json.id !== "string") {
+    throw new MetadataError(`${where} must be an object with a string "id", got ${JSON.stringify(json)}`);
+  }
+  return json;
+}
+
+/** A numcodecs configuration (`{id, ...}`) as a v3-style codec entry named `numcodecs.<id>`. */
+export function numcodecsToNamedConfig(config: JsonObject): NamedConfig {
+  const { id, ...configuration } = config;
+  return { name: `${NUMCODECS_PREFIX}${id as string}`, configuration, mustUnderstand: true };
+}
+
+/**
+ * The codec list equivalent to a v2 array's layout: a transpose for F order, the filters, the
+ * `bytes` codec with the dtype's byte order (omitted for variable-length types, whose first
+ * filter serialises them), then the compressor.
+ */
+export function v2Codecs(details: V2ArrayDetails, dataType: DataType, ndim: number): NamedConfig[] {
+  const codecs: NamedConfig[] = [];
+  if (details.order === "F" && ndim > 1) {
+    const order = Array.from({ length: ndim }, (_, i) => ndim - 1 - i);
+    codecs.push({ name: "transpose", configuration: { order }, mustUnderstand: true });
+  }
+  for (const filter of details.filters ?? []) codecs.push(numcodecsToNamedConfig(filter));
+  if (dataType.itemSize > 0) {
+    const configuration: JsonObject = dataType.endianSensitive ? { endian: details.endian } : {};
+    codecs.push({ name: "bytes", configuration, mustUnderstand: true });
+  }
+  if (details.compressor) codecs.push(numcodecsToNamedConfig(details.compressor));
+  return codecs;
+}
+
+/**
+ * Parses and validates v2 array metadata: the `.zarray` document and, if there is one, the
+ * `.zattrs` document.
+ * @throws MetadataError (or a subclass) naming the document and the field
+ */
+export function parseArrayMetadataV2(zarray: JsonValue, zattrs?: JsonValue, where = ".zarray"): ArrayMetadata {
+  const doc = requireObject(zarray, where);
+  if (requireField(doc, "zarr_format", where) !== 2) {
+    throw new MetadataError(`${where}: "zarr_format" must be 2, got ${JSON.stringify(doc.zarr_format)}`);
+  }
+  const shape = validateShape(requireField(doc, "shape", where), where);
+  const chunks = validateChunkShape(requireField(doc, "chunks", where), shape.length, where);
+  const dtype = requireField(doc, "dtype", where);
+  const { dataType, endian } = resolveDataTypeV2(dtype, where);
+  const order = doc.order ?? "C";
+  if (order !== "C" && order !== "F") throw new MetadataError(`${where}: "order" must be "C" or "F", got ${JSON.stringify(order)}`);
+  const compressorJson = requireField(doc, "compressor", where);
+  const compressor = compressorJson === null ? null : parseCodecConfig(compressorJson, `${where} compressor`);
+  const filtersJson = doc.filters ?? null;
+  if (filtersJson !== null && !Array.isArray(filtersJson)) throw new MetadataError(`${where}: "filters" must be a list or null`);
+  const filters = filtersJson === null ? null : filtersJson.map((f, i) => parseCodecConfig(f, `${where} filters[${i}]`));
+  const separator = doc.dimension_separator;
+  if (separator !== undefined && separator !== "/" && separator !== ".") {
+    throw new MetadataError(`${where}: "dimension_separator" must be "." or "/", got ${JSON.stringify(separator)}`);
+  }
+  const fillValueJson = requireField(doc, "fill_value", where);
+  let fillValue: unknown;
+  try {
+    fillValue = dataType.parseFill(fillValueJson, 2);
+  } catch (error) {
+    throw withWhere(error, where);
+  }
+  const v2: V2ArrayDetails = { order, endian, filters, compressor, dtype, dimensionSeparator: separator };
+  return {
+    zarrFormat: 2,
+    shape,
+    dataType,
+    chunkGrid: new RegularChunkGrid(chunks),
+    chunkKeyEncoding: new V2ChunkKeyEncoding(separator ?? "."),
+    fillValue,
+    fillValueJson,
+    codecs: v2Codecs(v2, dataType, shape.length),
+    dimensionNames: undefined,
+    attributes: validateAttributes(zattrs ?? undefined, where.replace(/\.zarray$/, ".zattrs")),
+    storageTransformers: [],
+    extraFields: {},
+    v2,
+  };
+}
+
+/** The v2 `.zarray` document of array metadata (attributes go to `.zattrs` separately). */
+export function arrayMetadataToV2Json(meta: ArrayMetadata): JsonObject {
+  const v2 = meta.v2;
+  if (!v2) throw new MetadataError("These array metadata are v3; convert them with convertToV2() first");
+  const doc: JsonObject = {
+    chunks: [...meta.chunkGrid.chunkShape],
+    compressor: v2.compressor,
+    dtype: v2.dtype,
+    fill_value: meta.fillValueJson,
+    filters: v2.filters,
+    order: v2.order,
+    shape: [...meta.shape],
+    zarr_format: 2,
+  };
+  if (v2.dimensionSeparator !== undefined) doc.dimension_separator = v2.dimensionSeparator;
+  return doc;
+}
+
+/** What a v3 codec list becomes in v2 terms. */
+export interface V2Layout {
+  /** Memory order of chunks. */
+  order: "C" | "F";
+  /** Byte order. */
+  endian: Endian;
+  /** numcodecs filters, or null. */
+  filters: JsonObject[] | null;
+  /** numcodecs compressor, or null. */
+  compressor: JsonObject | null;
+}
+
+const V3_TO_NUMCODECS: Record<string, (config: JsonObject) => JsonObject> = {
+  gzip: (c) => ({ id: "gzip", level: c.level ?? 5 }),
+  zstd: (c) => ({ id: "zstd", level: c.level ?? 0, ...(c.checksum ? { checksum: true } : {}) }),
+  crc32c: () => ({ id: "crc32c" }),
+  blosc: (c) => ({
+    id: "blosc",
+    cname: c.cname ?? "lz4",
+    clevel: c.clevel ?? 5,
+    shuffle: { noshuffle: 0, shuffle: 1, bitshuffle: 2 }[c.shuffle as string] ?? c.shuffle ?? 1,
+    blocksize: c.blocksize ?? 0,
+  }),
+};
+
+function toNumcodecs(codec: NamedConfig): JsonObject | undefined {
+  if (codec.name.startsWith(NUMCODECS_PREFIX)) return { id: codec.name.slice(NUMCODECS_PREFIX.length), ...codec.configuration };
+  return V3_TO_NUMCODECS[codec.name]?.(codec.configuration);
+}
+
+/**
+ * Translates a v3 codec list into v2 terms (order, byte order, filters, compressor).
+ * @throws MetadataError naming the codec that v2 cannot express (sharding, a transpose that
+ *   is not a full reversal, more than one compressor)
+ */
+export function codecsToV2Layout(codecs: readonly NamedConfig[], ndim: number): V2Layout {
+  const layout: V2Layout = { order: "C", endian: "little", filters: null, compressor: null };
+  const filters: JsonObject[] = [];
+  let i = 0;
+  const first = codecs[0];
+  if (first?.name === "transpose") {
+    const order = first.configuration.order as number[];
+    const reversed = Array.isArray(order) && order.every((axis, k) => axis === ndim - 1 - k);
+    const identity = Array.isArray(order) && order.every((axis, k) => axis === k);
+    if (!reversed && !identity) {
+      throw new MetadataError(`Zarr v2 cannot express transpose order ${JSON.stringify(order)}; only C or F order`);
+    }
+    if (reversed && ndim > 1) layout.order = "F";
+    i++;
+  }
+  for (; i < codecs.length && codecs[i].name !== "bytes"; i++) {
+    const filter = toNumcodecs(codecs[i]);
+    if (!filter) throw new MetadataError(`Zarr v2 has no filter for the codec "${codecs[i].name}"`);
+    filters.push(filter);
+  }
+  if (codecs[i]?.name === "bytes") {
+    layout.endian = codecs[i].configuration.endian === "big" ? "big" : "little";
+    i++;
+  }
+  const rest = codecs.slice(i);
+  if (rest.length > 1) {
+    throw new MetadataError(
+      `Zarr v2 allows one compressor; these metadata have ${rest.length} (${rest.map((c) => c.name).join(", ")})`,
+    );
+  }
+  if (rest.length === 1) {
+    const compressor = toNumcodecs(rest[0]);
+    if (!compressor) throw new MetadataError(`Zarr v2 has no compressor for the codec "${rest[0].name}"`);
+    layout.compressor = compressor;
+  }
+  layout.filters = filters.length > 0 ? filters : null;
+  return layout;
+}

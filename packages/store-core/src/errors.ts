@@ -1,0 +1,65 @@
+/** Brand shared by every error class of the @z packages, so one check recognises them all. */
+export const ZARR_ERROR_BRAND: unique symbol = Symbol.for("@z/error") as never;
+
+/** True for any error thrown by an @z package, whichever package defined its class. */
+export function isZarrError(error: unknown): error is Error {
+  return typeof error === "object" && error !== null && (error as never)[ZARR_ERROR_BRAND] === true;
+}
+
+/** Base class of the errors raised by stores. */
+export class StoreError extends Error {
+  override name = "StoreError";
+  readonly [ZARR_ERROR_BRAND] = true;
+}
+
+/** A key that a store refuses: empty segments, `.` or `..`, backslashes, NUL, a leading `/`. */
+export class InvalidKeyError extends StoreError {
+  override name = "InvalidKeyError";
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
+    super(`Invalid store key ${JSON.stringify(key)}: ${reason}`);
+  }
+}
+
+/** A node or key that does not exist where it was looked for. */
+export class NotFoundError extends StoreError {
+  override name = "NotFoundError";
+  constructor(
+    readonly path: string,
+    what = "key",
+    hint = "",
+  ) {
+    super(`No ${what} at ${JSON.stringify(path)}${hint ? `: ${hint}` : ""}`);
+  }
+}
+
+/** A write, delete or create on a store (or node) opened read-only. */
+export class ReadOnlyError extends StoreError {
+  override name = "ReadOnlyError";
+  constructor(
+    readonly key: string,
+    action = "write",
+  ) {
+    super(`Cannot ${action} ${JSON.stringify(key)}: the store is read-only`);
+  }
+}
+
+/** A store that lacks a capability an operation needs (writing, listing, ranges). */
+export class UnsupportedOperationError extends StoreError {
+  override name = "UnsupportedOperationError";
+}
+
+/** The caller aborted the operation through its AbortSignal. */
+export class AbortError extends StoreError {
+  override name = "AbortError";
+  constructor(reason?: unknown) {
+    super(reason instanceof Error ? reason.message : "The operation was aborted");
+  }
+}
+
+/** Throws an {@link AbortError} if the signal has been aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortError(signal.reason);
+}

@@ -1,0 +1,12 @@
+/**
+ * Store interfaces, key rules, byte ranges, errors and wrapper stores shared by every @z store.
+ * @packageDocumentation
+ */
+export * from "./errors.js";
+export * from "./keys.js";
+export * from "./listing.js";
+export * from "./map-store.js";
+export * from "./normalize.js";
+export * from "./range.js";
+export * from "./store.js";
+export * from "./wrappers.js";

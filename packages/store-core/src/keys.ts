@@ -1,0 +1,66 @@
+import { InvalidKeyError } from "./errors.js";
+
+/**
+ * Checks a store key against the rules every store enforces: a non-empty string without a
+ * leading or trailing `/`, without empty, `.` or `..` segments, backslashes or NUL characters.
+ * These rules are what keep a store from reading or writing outside its root.
+ * @returns the key itself, so calls can be chained
+ * @throws InvalidKeyError when the key breaks a rule
+ */
+export function validateKey(key: string): string {
+  if (typeof key !== "string") throw new InvalidKeyError(String(key), "a key must be a string");
+  if (key.length === 0) throw new InvalidKeyError(key, "a key must not be empty");
+  if (key.startsWith("/")) throw new InvalidKeyError(key, "a key must not start with '/'");
+  if (key.endsWith("/")) throw new InvalidKeyError(key, "a key must not end with '/'");
+  checkCharacters(key);
+  for (const segment of key.split("/")) checkSegment(key, segment);
+  return key;
+}
+
+/**
+ * Checks a listing prefix: `""` (the root) or a valid key followed by `/`.
+ * @throws InvalidKeyError when the prefix breaks a rule
+ */
+export function validatePrefix(prefix: string): string {
+  if (prefix === "") return prefix;
+  if (!prefix.endsWith("/")) {
+    throw new InvalidKeyError(prefix, "a prefix must be empty or end with '/'");
+  }
+  validateKey(prefix.slice(0, -1));
+  return prefix;
+}
+
+function checkCharacters(key: string): void {
+  if (key.includes("\\")) throw new InvalidKeyError(key, "backslashes are not allowed");
+  if (key.includes("\0")) throw new InvalidKeyError(key, "NUL characters are not allowed");
+}
+
+function checkSegment(key: string, segment: string): void {
+  if (segment === "") throw new InvalidKeyError(key, "empty path segments are not allowed");
+  if (segment === "." || segment === "..") {
+    throw new InvalidKeyError(key, `'${segment}' segments are not allowed`);
+  }
+}
+
+/**
+ * Normalises a node path as users write it (`"/a/b/"`, `"a/b"`, `""`, `"/"`) to the store form
+ * without leading or trailing slashes (`"a/b"`, `""` for the root), validating each segment.
+ */
+export function normalizePath(path: string | undefined): string {
+  if (path === undefined) return "";
+  const trimmed = path.replace(/^\/+/, "").replace(/\/+$/, "");
+  if (trimmed === "") return "";
+  return validateKey(trimmed);
+}
+
+/** Joins a node path and a key relative to it (`joinKey("a/b", "zarr.json")` is `"a/b/zarr.json"`). */
+export function joinKey(path: string, key: string): string {
+  if (path === "") return key;
+  if (key === "") return path;
+  return `${path}/${key}`;
+}
+
+/** The prefix under which a node's keys live: `""` for the root, `"a/b/"` otherwise. */
+export function prefixOf(path: string): string {
+  return path === "" ? "" : `${path}/`;
+}

@@ -1,0 +1,76 @@
+import { throwIfAborted } from "./errors.js";
+import { validateKey, validatePrefix } from "./keys.js";
+import { groupDirListing } from "./listing.js";
+import { type ByteRange, sliceRange } from "./range.js";
+import type { DirListing, FullStore, GetOptions, SetOptions } from "./store.js";
+
+/**
+ * A store over a `Map<string, Uint8Array>`: the adapter that lets a plain `Map` be used as a
+ * store, and the reference model the store contract tests compare other stores against.
+ * Values are copied on write, so later changes to the caller's buffer do not leak in.
+ */
+export class MapStore implements FullStore {
+  /** The map holding the values; shared with the caller when one was passed in. */
+  readonly map: Map<string, Uint8Array>;
+
+  constructor(map: Map<string, Uint8Array> = new Map()) {
+    this.map = map;
+  }
+
+  async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    const value = this.map.get(key);
+    if (value === undefined) return undefined;
+    return sliceRange(value, options?.range);
+  }
+
+  async getRanges(key: string, ranges: readonly ByteRange[]): Promise<Uint8Array[] | undefined> {
+    validateKey(key);
+    const value = this.map.get(key);
+    if (value === undefined) return undefined;
+    return ranges.map((range) => sliceRange(value, range));
+  }
+
+  async has(key: string): Promise<boolean> {
+    return this.map.has(validateKey(key));
+  }
+
+  async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    this.map.set(key, value.slice());
+  }
+
+  async setIfNotExists(key: string, value: Uint8Array): Promise<boolean> {
+    validateKey(key);
+    if (this.map.has(key)) return false;
+    this.map.set(key, value.slice());
+    return true;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.map.delete(validateKey(key));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    validatePrefix(prefix);
+    for (const key of [...this.map.keys()]) {
+      if (key.startsWith(prefix)) this.map.delete(key);
+    }
+  }
+
+  async *list(): AsyncIterable<string> {
+    yield* [...this.map.keys()].sort();
+  }
+
+  async *listPrefix(prefix: string): AsyncIterable<string> {
+    validatePrefix(prefix);
+    yield* [...this.map.keys()].filter((key) => key.startsWith(prefix)).sort();
+  }
+
+  async listDir(prefix: string): Promise<DirListing> {
+    validatePrefix(prefix);
+    return groupDirListing(this.map.keys(), prefix);
+  }
+}

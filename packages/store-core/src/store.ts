@@ -1,0 +1,89 @@
+import type { ByteRange } from "./range.js";
+
+/** Options of a read. */
+export interface GetOptions {
+  /** Read only part of the value. */
+  range?: ByteRange;
+  /** Abort the read. */
+  signal?: AbortSignal;
+}
+
+/** Options of a write or delete. */
+export interface SetOptions {
+  /** Abort the write. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A store that can be read. `get` resolves to `undefined` for a missing key, never rejects
+ * because a key is missing.
+ */
+export interface Readable {
+  /** Reads a value, or a byte range of it; `undefined` when the key does not exist. */
+  get(key: string, options?: GetOptions): Promise<Uint8Array | undefined>;
+  /**
+   * Reads several ranges of one value in one call (stores that can batch requests implement
+   * it); `undefined` when the key does not exist.
+   */
+  getRanges?(
+    key: string,
+    ranges: readonly ByteRange[],
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array[] | undefined>;
+  /** Whether a key exists, when the store can tell without reading the value. */
+  has?(key: string, options?: { signal?: AbortSignal }): Promise<boolean>;
+}
+
+/** A store that can be written. */
+export interface Writable {
+  /** Writes a whole value, replacing what was there. */
+  set(key: string, value: Uint8Array, options?: SetOptions): Promise<void>;
+  /** Deletes a value; deleting a missing key is not an error. */
+  delete(key: string, options?: SetOptions): Promise<void>;
+  /** Deletes every key that starts with `prefix` (`""` deletes everything). */
+  deletePrefix(prefix: string, options?: SetOptions): Promise<void>;
+  /** Writes a value only if the key does not exist yet; resolves to whether it wrote. */
+  setIfNotExists?(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean>;
+}
+
+/** What `listDir` returns: the keys directly under a prefix and the sub-prefixes below it. */
+export interface DirListing {
+  /** Full keys directly under the prefix. */
+  keys: string[];
+  /** Full prefixes (ending in `/`) of the "directories" directly under the prefix. */
+  prefixes: string[];
+}
+
+/** A store whose keys can be listed. */
+export interface Listable {
+  /** Every key in the store. */
+  list(): AsyncIterable<string>;
+  /** Every key that starts with `prefix` (`""` or a prefix ending in `/`). */
+  listPrefix(prefix: string): AsyncIterable<string>;
+  /** The keys and sub-prefixes directly under `prefix`, like one directory's listing. */
+  listDir(prefix: string): Promise<DirListing>;
+}
+
+/** A store with every capability. */
+export type Store = Readable & Partial<Writable> & Partial<Listable>;
+
+/** A readable and writable store. */
+export type WritableStore = Readable & Writable & Partial<Listable>;
+
+/** A readable, writable and listable store. */
+export type FullStore = Readable & Writable & Listable;
+
+/** What user-facing functions accept as a store: a store object or a plain `Map`. */
+export type StoreLike = Readable | Map<string, Uint8Array>;
+
+/** Whether a store can be written. */
+export function isWritable(store: Readable): store is Readable & Writable {
+  const s = store as Partial<Writable>;
+  return typeof s.set === "function" && typeof s.delete === "function";
+}
+
+/** Whether a store can list its keys. */
+export function isListable(store: Readable): store is Readable & Listable {
+  const s = store as Partial<Listable>;
+  return typeof s.listPrefix === "function" && typeof s.listDir === "function";
+}

@@ -1,0 +1,191 @@
+import { ReadOnlyError, UnsupportedOperationError } from "./errors.js";
+import { joinKey, normalizePath, validateKey, validatePrefix } from "./keys.js";
+import type { ByteRange } from "./range.js";
+import {
+  type DirListing,
+  type GetOptions,
+  isListable,
+  isWritable,
+  type Listable,
+  type Readable,
+  type SetOptions,
+  type Writable,
+} from "./store.js";
+
+/**
+ * A read-only view of a store: reads and listings pass through, writes reject with
+ * {@link ReadOnlyError} before anything reaches the wrapped store.
+ */
+export class ReadOnlyStore implements Readable, Writable, Partial<Listable> {
+  constructor(readonly inner: Readable) {
+    if (isListable(inner)) {
+      this.list = () => inner.list();
+      this.listPrefix = (prefix) => inner.listPrefix(prefix);
+      this.listDir = (prefix) => inner.listDir(prefix);
+    }
+    if (inner.getRanges) this.getRanges = inner.getRanges.bind(inner);
+    if (inner.has) this.has = inner.has.bind(inner);
+  }
+  getRanges?: Readable["getRanges"];
+  has?: Readable["has"];
+  list?: Listable["list"];
+  listPrefix?: Listable["listPrefix"];
+  listDir?: Listable["listDir"];
+
+  get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
+    return this.inner.get(key, options);
+  }
+  async set(key: string): Promise<void> {
+    throw new ReadOnlyError(key, "write");
+  }
+  async delete(key: string): Promise<void> {
+    throw new ReadOnlyError(key, "delete");
+  }
+  async deletePrefix(prefix: string): Promise<void> {
+    throw new ReadOnlyError(prefix, "delete");
+  }
+}
+
+/**
+ * A view of the part of a store under a path, as if that path were the root: key `k` of the
+ * view is key `path/k` of the wrapped store.
+ */
+export class PrefixStore implements Readable, Writable, Listable {
+  readonly path: string;
+  constructor(
+    readonly inner: Readable,
+    path: string,
+  ) {
+    this.path = normalizePath(path);
+  }
+
+  private full(key: string): string {
+    return joinKey(this.path, validateKey(key));
+  }
+  private fullPrefix(prefix: string): string {
+    validatePrefix(prefix);
+    return this.path === "" ? prefix : `${this.path}/${prefix}`;
+  }
+  private strip(key: string): string {
+    return this.path === "" ? key : key.slice(this.path.length + 1);
+  }
+  private writable(): Writable {
+    if (!isWritable(this.inner)) throw new UnsupportedOperationError("The wrapped store cannot be written");
+    return this.inner;
+  }
+  private listable(): Listable {
+    if (!isListable(this.inner)) throw new UnsupportedOperationError("The wrapped store cannot list keys");
+    return this.inner;
+  }
+
+  get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
+    return this.inner.get(this.full(key), options);
+  }
+  async getRanges(key: string, ranges: readonly ByteRange[], options?: { signal?: AbortSignal }) {
+    const full = this.full(key);
+    if (this.inner.getRanges) return this.inner.getRanges(full, ranges, options);
+    const parts: Uint8Array[] = [];
+    for (const range of ranges) {
+      const part = await this.inner.get(full, { range, signal: options?.signal });
+      if (part === undefined) return undefined;
+      parts.push(part);
+    }
+    return parts;
+  }
+  set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
+    return this.writable().set(this.full(key), value, options);
+  }
+  delete(key: string, options?: SetOptions): Promise<void> {
+    return this.writable().delete(this.full(key), options);
+  }
+  deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
+    return this.writable().deletePrefix(this.fullPrefix(prefix), options);
+  }
+  async *list(): AsyncIterable<string> {
+    yield* this.listPrefix("");
+  }
+  async *listPrefix(prefix: string): AsyncIterable<string> {
+    for await (const key of this.listable().listPrefix(this.fullPrefix(prefix))) yield this.strip(key);
+  }
+  async listDir(prefix: string): Promise<DirListing> {
+    const { keys, prefixes } = await this.listable().listDir(this.fullPrefix(prefix));
+    return { keys: keys.map((k) => this.strip(k)), prefixes: prefixes.map((p) => this.strip(p)) };
+  }
+}
+
+/** One request seen by a {@link LoggingStore}. */
+export interface StoreRequest {
+  /** The store method called. */
+  method: "get" | "getRanges" | "has" | "set" | "delete" | "deletePrefix" | "list" | "listPrefix" | "listDir";
+  /** The key or prefix it was called with. */
+  key: string;
+  /** The range read, for ranged reads. */
+  range?: ByteRange | readonly ByteRange[];
+  /** Bytes returned (reads) or written (writes). */
+  bytes: number;
+}
+
+/**
+ * Records every request made to the wrapped store (and optionally reports each one), so tests
+ * and users can see how many reads an operation costs and which keys it touched.
+ */
+export class LoggingStore implements Readable, Partial<Writable>, Partial<Listable> {
+  /** The requests seen so far, oldest first. */
+  readonly requests: StoreRequest[] = [];
+  constructor(
+    readonly inner: Readable,
+    private readonly onRequest?: (request: StoreRequest) => void,
+  ) {
+    if (isWritable(inner)) {
+      this.set = async (key, value, options) => {
+        this.record({ method: "set", key, bytes: value.length });
+        await inner.set(key, value, options);
+      };
+      this.delete = async (key, options) => {
+        this.record({ method: "delete", key, bytes: 0 });
+        await inner.delete(key, options);
+      };
+      this.deletePrefix = async (prefix, options) => {
+        this.record({ method: "deletePrefix", key: prefix, bytes: 0 });
+        await inner.deletePrefix(prefix, options);
+      };
+    }
+    if (isListable(inner)) {
+      const self = this;
+      this.list = async function* () {
+        self.record({ method: "list", key: "", bytes: 0 });
+        yield* inner.list();
+      };
+      this.listPrefix = async function* (prefix: string) {
+        self.record({ method: "listPrefix", key: prefix, bytes: 0 });
+        yield* inner.listPrefix(prefix);
+      };
+      this.listDir = async (prefix) => {
+        this.record({ method: "listDir", key: prefix, bytes: 0 });
+        return inner.listDir(prefix);
+      };
+    }
+  }
+  set?: Writable["set"];
+  delete?: Writable["delete"];
+  deletePrefix?: Writable["deletePrefix"];
+  list?: Listable["list"];
+  listPrefix?: Listable["listPrefix"];
+  listDir?: Listable["listDir"];
+
+  private record(request: StoreRequest): void {
+    this.requests.push(request);
+    this.onRequest?.(request);
+  }
+
+  /** Forgets the requests recorded so far. */
+  clear(): void {
+    this.requests.length = 0;
+  }
+
+  async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
+    const value = await this.inner.get(key, options);
+    this.record({ method: "get", key, range: options?.range, bytes: value?.length ?? 0 });
+    return value;
+  }
+}

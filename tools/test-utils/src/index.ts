@@ -1,0 +1,3 @@
+export * from "./fixtures.js";
+export * from "./npy.js";
+export * from "./temp.js";
