@@ -36,14 +36,41 @@ export function v2Codecs(details: V2ArrayDetails, dataType: DataType, ndim: numb
     const order = Array.from({ length: ndim }, (_, i) => ndim - 1 - i);
     codecs.push({ name: "transpose", configuration: { order }, mustUnderstand: true });
   }
-  for (const filter of details.filters ?? []) codecs.push(numcodecsToNamedConfig(filter));
+  const filters = details.filters ?? [];
+  // v2 filters see the array until one of them works on bytes; that is where the element
+  // bytes are produced, so that is where the bytes codec goes.
+  let split = filters.findIndex((filter) => BYTES_LEVEL_NUMCODECS.has(filter.id as string));
+  if (split === -1) split = filters.length;
+  for (const filter of filters.slice(0, split)) codecs.push(numcodecsToNamedConfig(filter));
   if (dataType.itemSize > 0) {
     const configuration: JsonObject = dataType.endianSensitive ? { endian: details.endian } : {};
     codecs.push({ name: "bytes", configuration, mustUnderstand: true });
   }
+  for (const filter of filters.slice(split)) codecs.push(numcodecsToNamedConfig(filter));
   if (details.compressor) codecs.push(numcodecsToNamedConfig(details.compressor));
   return codecs;
 }
+
+/**
+ * numcodecs codecs that work on bytes rather than on typed elements: compressors, checksums,
+ * and byte shuffling. In a v2 filter list, the first of them marks where elements become bytes.
+ */
+export const BYTES_LEVEL_NUMCODECS: ReadonlySet<string> = new Set([
+  "shuffle",
+  "zlib",
+  "gzip",
+  "bz2",
+  "lzma",
+  "zstd",
+  "lz4",
+  "blosc",
+  "crc32",
+  "crc32c",
+  "adler32",
+  "fletcher32",
+  "jenkins_lookup3",
+  "base64",
+]);
 
 /**
  * Parses and validates v2 array metadata: the `.zarray` document and, if there is one, the
@@ -163,24 +190,21 @@ export function codecsToV2Layout(codecs: readonly NamedConfig[], ndim: number): 
     if (reversed && ndim > 1) layout.order = "F";
     i++;
   }
-  for (; i < codecs.length && codecs[i].name !== "bytes"; i++) {
-    const filter = toNumcodecs(codecs[i]);
-    if (!filter) throw new MetadataError(`Zarr v2 has no filter for the codec "${codecs[i].name}"`);
+  // Every codec but the bytes codec and the last bytes-to-bytes codec becomes a v2 filter; the
+  // last one becomes the compressor.
+  const bytesAt = codecs.findIndex((c) => c.name === "bytes");
+  if (bytesAt !== -1) layout.endian = codecs[bytesAt].configuration.endian === "big" ? "big" : "little";
+  const rest = codecs.slice(i).filter((_, k) => k + i !== bytesAt);
+  const lastIsCompressor = bytesAt !== -1 && bytesAt < codecs.length - 1;
+  const compressorEntry = lastIsCompressor ? rest.pop() : undefined;
+  for (const codec of rest) {
+    const filter = toNumcodecs(codec);
+    if (!filter) throw new MetadataError(`Zarr v2 has no filter for the codec "${codec.name}"`);
     filters.push(filter);
   }
-  if (codecs[i]?.name === "bytes") {
-    layout.endian = codecs[i].configuration.endian === "big" ? "big" : "little";
-    i++;
-  }
-  const rest = codecs.slice(i);
-  if (rest.length > 1) {
-    throw new MetadataError(
-      `Zarr v2 allows one compressor; these metadata have ${rest.length} (${rest.map((c) => c.name).join(", ")})`,
-    );
-  }
-  if (rest.length === 1) {
-    const compressor = toNumcodecs(rest[0]);
-    if (!compressor) throw new MetadataError(`Zarr v2 has no compressor for the codec "${rest[0].name}"`);
+  if (compressorEntry) {
+    const compressor = toNumcodecs(compressorEntry);
+    if (!compressor) throw new MetadataError(`Zarr v2 has no compressor for the codec "${compressorEntry.name}"`);
     layout.compressor = compressor;
   }
   layout.filters = filters.length > 0 ? filters : null;

@@ -1,0 +1,2 @@
+// Registers the blosc codecs; filled in by the blosc implementation.
+export {};

@@ -1,0 +1,2 @@
+// Registers the compressors codecs; filled in by the compressors implementation.
+export {};

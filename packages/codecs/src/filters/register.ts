@@ -1,0 +1,2 @@
+// Registers the filters codecs; filled in by the filters implementation.
+export {};
