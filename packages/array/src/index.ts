@@ -1,1 +1,19 @@
-export {};
+/**
+ * Zarr arrays and groups: open and create them (v2 and v3), read and write selections, list
+ * hierarchies. Stores come from the @z/store-* packages; a plain `Map` works too.
+ * @packageDocumentation
+ */
+export * from "./array.js";
+export * from "./chunk-io.js";
+export * from "./chunking.js";
+export * from "./codec-specs.js";
+export * from "./concurrency.js";
+export * from "./container-types.js";
+export * from "./create.js";
+export * from "./create-metadata.js";
+export * from "./errors.js";
+export * from "./group.js";
+export * from "./metadata-io.js";
+export * from "./nodes.js";
+export * from "./selection-io.js";
+export * from "./values.js";

@@ -1,1 +1,11 @@
-export {};
+/**
+ * Zarr selections: integers, slices and ellipses resolved against an array's shape, split into
+ * per-chunk projections, and the kernels that copy between chunks and outputs.
+ * @packageDocumentation
+ */
+export { copyStrided, type StridedView } from "@z/metadata";
+export * from "./copy.js";
+export * from "./errors.js";
+export * from "./projection.js";
+export * from "./selection.js";
+export * from "./slice.js";

@@ -1,0 +1,104 @@
+import { CodecPipeline } from "@z/codecs";
+import { type ArrayMetadata, type Chunk, cOrderStrides, product, V2ChunkKeyEncoding } from "@z/metadata";
+import { joinKey, type Readable, type Writable } from "@z/store-core";
+
+/** Options of chunk reads and writes. */
+export interface ChunkIoOptions {
+  /** Abort the operation. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads, decodes, encodes and writes the chunks of one array: where the chunk keys are, the
+ * codec pipeline, and what to do about missing chunks.
+ */
+export class ChunkIo {
+  readonly pipeline: CodecPipeline;
+  readonly chunkShape: readonly number[];
+  /** v2 metadata without `dimension_separator` may still have `/` keys (older writers). */
+  private legacySeparator: "." | "/" | undefined;
+
+  constructor(
+    readonly store: Readable,
+    readonly path: string,
+    readonly metadata: ArrayMetadata,
+  ) {
+    this.chunkShape = metadata.chunkGrid.chunkShape;
+    this.pipeline = CodecPipeline.create(
+      metadata.codecs,
+      { shape: [...this.chunkShape], dataType: metadata.dataType, fillValue: metadata.fillValue },
+      metadata.zarrFormat,
+      {},
+      `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")} codecs`,
+    );
+    const v2 = metadata.v2;
+    if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1) this.legacySeparator = ".";
+  }
+
+  /** The store key of the chunk at grid coordinates `coords`. */
+  chunkKey(coords: readonly number[]): string {
+    if (this.legacySeparator === "/") return joinKey(this.path, new V2ChunkKeyEncoding("/").encode(coords));
+    return joinKey(this.path, this.metadata.chunkKeyEncoding.encode(coords));
+  }
+
+  /** The raw stored bytes of a chunk, or undefined when it is missing. */
+  async readRaw(coords: readonly number[], options: ChunkIoOptions = {}): Promise<Uint8Array | undefined> {
+    const bytes = await this.store.get(this.chunkKey(coords), { signal: options.signal });
+    if (bytes !== undefined || this.legacySeparator !== ".") return bytes;
+    // A v2 array written before dimension_separator existed may use nested keys; once one is
+    // found, the array is known to use them.
+    const nested = joinKey(this.path, new V2ChunkKeyEncoding("/").encode(coords));
+    const found = await this.store.get(nested, { signal: options.signal });
+    if (found !== undefined) this.legacySeparator = "/";
+    return found;
+  }
+
+  /**
+   * The decoded chunk, or undefined when it is missing (it then reads as the fill value).
+   * @throws DecodeError / ChecksumError naming the chunk's key
+   */
+  async read(coords: readonly number[], options: ChunkIoOptions = {}): Promise<Chunk | undefined> {
+    const bytes = await this.readRaw(coords, options);
+    if (bytes === undefined) return undefined;
+    try {
+      return await this.pipeline.decode(bytes);
+    } catch (error) {
+      throw locate(error, `chunk /${this.chunkKey(coords)}`);
+    }
+  }
+
+  /** A chunk filled with the fill value, in C order. */
+  fillChunk(): Chunk {
+    const { dataType, fillValue } = this.metadata;
+    const data = dataType.create(product(this.chunkShape));
+    dataType.fill(data, fillValue);
+    return { data, shape: [...this.chunkShape], stride: cOrderStrides(this.chunkShape) };
+  }
+
+  /**
+   * Stores a chunk, or deletes it when every element equals the fill value (a missing chunk
+   * reads as the fill value, so storing it would only waste space).
+   */
+  async write(coords: readonly number[], chunk: Chunk, options: ChunkIoOptions = {}): Promise<void> {
+    const store = this.store as Readable & Writable;
+    const key = this.chunkKey(coords);
+    const { dataType, fillValue } = this.metadata;
+    if (dataType.isAllFill(chunk.data, fillValue)) {
+      await store.delete(key, { signal: options.signal });
+      return;
+    }
+    const bytes = await this.pipeline.encode(chunk);
+    await store.set(key, bytes, { signal: options.signal });
+  }
+
+  /** Deletes a chunk. */
+  async delete(coords: readonly number[], options: ChunkIoOptions = {}): Promise<void> {
+    await (this.store as Readable & Writable).delete(this.chunkKey(coords), { signal: options.signal });
+  }
+}
+
+/** Prefixes an error message with where it happened (a chunk key, a node path). */
+export function locate(error: unknown, where: string): unknown {
+  if (error instanceof Error && !error.message.startsWith(where)) error.message = `${where}: ${error.message}`;
+  return error;
+}

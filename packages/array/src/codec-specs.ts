@@ -1,0 +1,38 @@
+import { type DataType, type JsonObject, type NamedConfig, NUMCODECS_PREFIX } from "@z/metadata";
+
+/**
+ * A codec as users may write it: a v3 name (`"gzip"`), a v3 entry
+ * (`{name: "gzip", configuration: {level: 5}}`), or a numcodecs configuration
+ * (`{id: "zlib", level: 1}`, which becomes the `numcodecs.zlib` codec).
+ */
+export type CodecSpec =
+  | string
+  | { name: string; configuration?: Record<string, unknown>; must_understand?: boolean }
+  | { id: string; [field: string]: unknown };
+
+/** Normalises a {@link CodecSpec} to a metadata entry. */
+export function toNamedConfig(spec: CodecSpec): NamedConfig {
+  if (typeof spec === "string") return { name: spec, configuration: {}, mustUnderstand: true };
+  if ("id" in spec && typeof spec.id === "string") {
+    const { id, ...configuration } = spec;
+    return { name: `${NUMCODECS_PREFIX}${id}`, configuration: configuration as JsonObject, mustUnderstand: true };
+  }
+  const entry = spec as { name: string; configuration?: Record<string, unknown>; must_understand?: boolean };
+  return {
+    name: entry.name,
+    configuration: (entry.configuration ?? {}) as JsonObject,
+    mustUnderstand: entry.must_understand ?? true,
+  };
+}
+
+/** The default serializer: `bytes`, little-endian for multi-byte types. */
+export function defaultSerializer(dataType: DataType, endian: "little" | "big" = "little"): NamedConfig {
+  return { name: "bytes", configuration: dataType.endianSensitive ? { endian } : {}, mustUnderstand: true };
+}
+
+/** The default compressor, as zarr-python 3 chooses it: zstd at its default level. */
+export const DEFAULT_COMPRESSOR: NamedConfig = {
+  name: "zstd",
+  configuration: { level: 0, checksum: false },
+  mustUnderstand: true,
+};

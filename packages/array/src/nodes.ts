@@ -1,0 +1,50 @@
+import type { GroupMetadata } from "@z/metadata";
+import { NotFoundError, normalizePath, type Readable, type StoreLike, toStore } from "@z/store-core";
+import { ZarrArray } from "./array.js";
+import { Group } from "./group.js";
+import { type NodeMetadata, readNodeMetadata } from "./metadata-io.js";
+
+/** Options of `open`. */
+export interface OpenOptions {
+  /** The node's path in the store (default the root). */
+  path?: string;
+  /** Only open this kind of node. */
+  kind?: "array" | "group";
+  /** Only look for this format (default: v3, then v2). */
+  zarrFormat?: 2 | 3;
+  /** Abort the metadata reads. */
+  signal?: AbortSignal;
+}
+
+/** Builds the array or group object for metadata read from a store. */
+export function nodeFromMetadata(store: Readable, path: string, node: NodeMetadata): ZarrArray | Group {
+  return node.kind === "array" ? new ZarrArray(store, path, node.metadata) : new Group(store, path, node.metadata as GroupMetadata);
+}
+
+/**
+ * Opens the array or group at a path (a `Map` works as a store too).
+ * @throws NotFoundError when there is no node (or not of the requested kind); MetadataError
+ *   for malformed metadata; UnknownCodecError / UnknownDataTypeError for unsupported ones
+ */
+export async function open(store: StoreLike, options: OpenOptions = {}): Promise<ZarrArray | Group> {
+  const s = toStore(store);
+  const path = normalizePath(options.path);
+  const node = await readNodeMetadata(s, path, options);
+  if (!node) {
+    throw new NotFoundError(`/${path}`, options.kind ?? "array or group", "no Zarr metadata (zarr.json, .zarray or .zgroup) there");
+  }
+  if (options.kind && node.kind !== options.kind) {
+    throw new NotFoundError(`/${path}`, options.kind, `it is a ${node.kind}; open it with open${node.kind === "array" ? "Array" : "Group"}()`);
+  }
+  return nodeFromMetadata(s, path, node);
+}
+
+/** Opens the array at a path. @throws NotFoundError when there is no array there */
+export async function openArray(store: StoreLike, options: Omit<OpenOptions, "kind"> = {}): Promise<ZarrArray> {
+  return (await open(store, { ...options, kind: "array" })) as ZarrArray;
+}
+
+/** Opens the group at a path. @throws NotFoundError when there is no group there */
+export async function openGroup(store: StoreLike, options: Omit<OpenOptions, "kind"> = {}): Promise<Group> {
+  return (await open(store, { ...options, kind: "group" })) as Group;
+}

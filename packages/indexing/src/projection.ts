@@ -1,0 +1,100 @@
+import type { AxisSelection } from "./selection.js";
+
+/** Which elements of one chunk, along one axis, a selection takes, and where they go. */
+export interface AxisProjection {
+  /** The chunk's index along the axis. */
+  chunk: number;
+  /** First selected index inside the chunk. */
+  start: number;
+  /** Step between selected indices inside the chunk (negative for reversed slices). */
+  step: number;
+  /** How many indices are selected. */
+  count: number;
+  /** Position of the first of them along the output axis. */
+  outStart: number;
+}
+
+/**
+ * Splits one axis's selection into the chunks it touches, visiting chunks in the order the
+ * selection walks them (so reversed slices visit chunks backwards) and skipping chunks a
+ * large step jumps over.
+ */
+export function projectAxis(selection: AxisSelection, chunkSize: number): AxisProjection[] {
+  if (selection.kind === "int") {
+    const chunk = Math.floor(selection.index / chunkSize);
+    return [{ chunk, start: selection.index - chunk * chunkSize, step: 1, count: 1, outStart: 0 }];
+  }
+  const { start, step, count } = selection;
+  const out: AxisProjection[] = [];
+  for (let k = 0; k < count; ) {
+    const index = start + k * step;
+    const chunk = Math.floor(index / chunkSize);
+    const chunkStart = chunk * chunkSize;
+    // The last k whose index still falls in this chunk.
+    const last =
+      step > 0
+        ? Math.floor((chunkStart + chunkSize - 1 - start) / step)
+        : Math.floor((start - chunkStart) / -step);
+    const end = Math.min(count - 1, last);
+    out.push({ chunk, start: index - chunkStart, step, count: end - k + 1, outStart: k });
+    k = end + 1;
+  }
+  return out;
+}
+
+/** The part of one chunk a selection takes: its coordinates and one projection per axis. */
+export interface ChunkProjection {
+  /** The chunk's grid coordinates. */
+  coords: number[];
+  /** Per axis, the selected elements of the chunk and their output position. */
+  axes: AxisProjection[];
+}
+
+/**
+ * Every chunk a selection touches, with the part of it selected. Lazily generated: a huge
+ * selection over small chunks does not build a huge list.
+ */
+export function* chunkProjections(
+  selection: readonly AxisSelection[],
+  chunkShape: readonly number[],
+): Generator<ChunkProjection> {
+  const perAxis = selection.map((s, axis) => projectAxis(s, chunkShape[axis]));
+  if (perAxis.some((list) => list.length === 0)) return;
+  const ndim = perAxis.length;
+  const pick = new Array<number>(ndim).fill(0);
+  for (;;) {
+    const axes = pick.map((p, axis) => perAxis[axis][p]);
+    yield { coords: axes.map((a) => a.chunk), axes };
+    let axis = ndim - 1;
+    for (; axis >= 0; axis--) {
+      if (++pick[axis] < perAxis[axis].length) break;
+      pick[axis] = 0;
+    }
+    if (axis < 0) return;
+  }
+}
+
+/** The number of chunks a selection touches. */
+export function countChunkProjections(selection: readonly AxisSelection[], chunkShape: readonly number[]): number {
+  let n = 1;
+  selection.forEach((s, axis) => {
+    n *= projectAxis(s, chunkShape[axis]).length;
+  });
+  return n;
+}
+
+/**
+ * Whether a projection covers every element of its chunk that lies inside the array, so a
+ * write can replace the chunk without reading it first.
+ */
+export function coversChunk(
+  projection: ChunkProjection,
+  chunkShape: readonly number[],
+  arrayShape: readonly number[],
+): boolean {
+  return projection.axes.every((a, axis) => {
+    const inside = Math.min(chunkShape[axis], arrayShape[axis] - a.chunk * chunkShape[axis]);
+    if (a.count !== inside) return false;
+    return inside === 1 || Math.abs(a.step) === 1;
+  });
+}
