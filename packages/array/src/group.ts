@@ -3,6 +3,7 @@ import {
   isListable,
   isWritable,
   joinKey,
+  type Listable,
   NotFoundError,
   prefixOf,
   type Readable,
@@ -53,22 +54,34 @@ export class Group {
   }
 
   /**
-   * The direct children, sorted by name, each opened. Needs a store that can list keys.
+   * The names of the direct children that have node metadata, sorted. Needs a store that can
+   * list keys.
    * @throws UnsupportedOperationError when the store cannot list
    */
-  async members(options: { signal?: AbortSignal } = {}): Promise<[string, ZarrArray | Group][]> {
+  async childNames(options: { signal?: AbortSignal } = {}): Promise<string[]> {
     if (!isListable(this.store)) {
       throw new UnsupportedOperationError(`Cannot list the members of /${this.path}: the store cannot list keys`);
     }
     const { prefixes } = await this.store.listDir(prefixOf(this.path));
-    const found = await Promise.all(
+    const metadataKeys = this.zarrFormat === 3 ? ["zarr.json"] : [".zarray", ".zgroup"];
+    const names = await Promise.all(
       prefixes.map(async (prefix) => {
-        const path = prefix.slice(0, -1);
-        const node = await readNodeMetadata(this.store, path, { zarrFormat: this.zarrFormat, signal: options.signal });
-        return node ? ([path.split("/").pop() as string, nodeFromMetadata(this.store, path, node)] as const) : undefined;
+        const { keys } = await (this.store as Readable & Listable).listDir(prefix);
+        const isNode = keys.some((key) => metadataKeys.includes(key.slice(prefix.length)));
+        return isNode ? prefix.slice(prefixOf(this.path).length, -1) : undefined;
       }),
     );
-    return found.filter((entry) => entry !== undefined).map(([name, node]) => [name, node]);
+    return names.filter((name) => name !== undefined).sort();
+  }
+
+  /**
+   * The direct children, sorted by name, each opened. Needs a store that can list keys.
+   * @throws UnsupportedOperationError when the store cannot list; the error of a child whose
+   *   metadata cannot be read
+   */
+  async members(options: { signal?: AbortSignal } = {}): Promise<[string, ZarrArray | Group][]> {
+    const names = await this.childNames(options);
+    return Promise.all(names.map(async (name) => [name, await this.get(name, options)] as [string, ZarrArray | Group]));
   }
 
   /** The child arrays. */

@@ -1,1 +1,16 @@
-export {};
+/**
+ * The `zarr` command line tool: `info`, `tree`, `get` and `copy` for Zarr v2 and v3 data.
+ * Its functions are exported too, so the commands can run inside another program.
+ * @packageDocumentation
+ */
+export * from "./commands/copy.js";
+export * from "./commands/copy-codecs.js";
+export * from "./commands/get.js";
+export * from "./commands/info.js";
+export * from "./commands/tree.js";
+export * from "./errors.js";
+export * from "./json-values.js";
+export * from "./location.js";
+export * from "./main.js";
+export * from "./output.js";
+export * from "./progress.js";

@@ -1,1 +1,19 @@
-export {};
+/**
+ * The @z Zarr stack in one package: arrays and groups, every store, codec and data type that
+ * ships with it, registered and ready.
+ *
+ * ```ts
+ * import { createArray, FsStore, slice } from "@z/zarr";
+ * const store = new FsStore("data.zarr");
+ * const arr = await createArray(store, { shape: [1000, 1000], chunks: [100, 100], dtype: "float32" });
+ * await arr.set([slice(0, 100), null], 1);
+ * ```
+ * @packageDocumentation
+ */
+export * from "@z/array";
+export * from "@z/codecs";
+export * from "@z/indexing";
+export * from "@z/metadata";
+export * from "@z/store-core";
+export * from "@z/store-fs";
+export * from "@z/store-memory";

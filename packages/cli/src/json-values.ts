@@ -1,0 +1,43 @@
+import type { Chunk, DataType, ZarrArray } from "@z/zarr";
+import type { Output } from "./output.js";
+
+/** How many elements are serialised per write, so huge outputs stream instead of piling up. */
+const BATCH = 65_536;
+
+/**
+ * The `dtype` of `zarr get --json`: the v3 `data_type` (a name or an object), or the v2
+ * `dtype` as the metadata writes it.
+ */
+export function dtypeJson(array: ZarrArray): unknown {
+  return array.metadata.v2 ? array.metadata.v2.dtype : array.metadata.dataType.toV3();
+}
+
+/** The `fill_value` of `zarr get --json`, encoded like the values (v2 `null` stays null). */
+export function fillValueJson(array: ZarrArray): unknown {
+  if (array.metadata.fillValueJson === null) return null;
+  return array.metadata.dataType.toJsonElement(array.metadata.fillValue);
+}
+
+/**
+ * Writes the one JSON object `zarr get --json` prints: shape, dtype, fill_value and the values
+ * flattened in C order, each encoded as DESIGN.md section 3 says (finite numbers as numbers;
+ * "NaN", "Infinity", "-Infinity"; integers beyond 2^53 as decimal strings; ...).
+ */
+export function writeJsonResult(output: Output, array: ZarrArray, result: Chunk): void {
+  const head = {
+    shape: result.shape,
+    dtype: dtypeJson(array),
+    fill_value: fillValueJson(array),
+  };
+  const prefix = JSON.stringify(head).slice(0, -1);
+  output.out(`${prefix},"values":[`);
+  const dataType: DataType = array.metadata.dataType;
+  const n = result.shape.reduce((a, b) => a * b, 1);
+  for (let start = 0; start < n; start += BATCH) {
+    const end = Math.min(n, start + BATCH);
+    const parts: string[] = [];
+    for (let i = start; i < end; i++) parts.push(JSON.stringify(dataType.toJsonElement(dataType.getElement(result.data, i))));
+    output.out((start > 0 ? "," : "") + parts.join(","));
+  }
+  output.out("]}\n");
+}

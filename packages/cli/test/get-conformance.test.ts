@@ -1,0 +1,36 @@
+import { bufferedOutput, main } from "@z/cli";
+import { deferredReason, type ExpectedArray, expectedArrays, haveFixtures } from "@z/test-utils";
+import { afterAll, describe, expect, it } from "vitest";
+
+const suite = "fixture conformance (zarr get --json)";
+const entries = haveFixtures(suite) ? expectedArrays().filter((e) => deferredReason(e) === undefined) : [];
+
+/** See packages/zarr/test/conformance.test.ts: nested_legacy matches zarr-python 2's reading. */
+function expectedValues(entry: ExpectedArray): unknown[] {
+  if (!entry.label.endsWith("/nested_legacy")) return entry.values;
+  return Object.entries(entry.otherReadings).find(([reader]) => reader.startsWith("zarr2"))![1];
+}
+
+describe.skipIf(entries.length === 0)(suite, () => {
+  let checked = 0;
+  afterAll(() => console.log(`[${suite}] checked ${checked} arrays through the CLI`));
+
+  it.each(entries.map((e) => [e.label, e] as const))("%s", async (_label, entry) => {
+    const output = bufferedOutput();
+    const code = await main(["get", entry.storeRoot, "--path", entry.path, "--json"], output);
+    expect(output.stderr).toBe("");
+    expect(code).toBe(0);
+    // Exactly one JSON object on standard output.
+    const lines = output.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    const result = JSON.parse(lines[0]);
+    expect(Object.keys(result)).toEqual(["shape", "dtype", "fill_value", "values"]);
+    expect(result.shape).toEqual(entry.shape);
+    expect(result.values).toEqual(expectedValues(entry));
+    // v2 arrays report the type string as their metadata writes it, which is what NumPy prints.
+    if (entry.label.startsWith("zarrita/v2") || entry.label.startsWith("zarr-python-v2")) {
+      expect(result.dtype).toBe(entry.dtype);
+    }
+    checked++;
+  });
+});
