@@ -15,7 +15,9 @@ export interface PipelineOptions {
 /** The default bound on decoded bytes of unknown size. */
 export const DEFAULT_MAX_DECODED_BYTES = 1 << 30;
 
-interface Stage<C> {
+/** A codec of a pipeline together with the spec of the chunks it receives on encode. */
+export interface Stage<C> {
+  /** The codec. */
   codec: C;
   /** The spec of the chunks that enter this codec on encode. */
   spec: ChunkSpec;

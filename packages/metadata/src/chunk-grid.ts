@@ -42,7 +42,8 @@ export function validateChunkShape(chunkShape: unknown, ndim: number, where: str
   return chunkShape as number[];
 }
 
-type ChunkGridFactory = (config: NamedConfig, ndim: number, where: string) => ChunkGrid;
+/** Builds a chunk grid from its metadata for an array of `ndim` dimensions. */
+export type ChunkGridFactory = (config: NamedConfig, ndim: number, where: string) => ChunkGrid;
 
 const grids = new Map<string, ChunkGridFactory>([
   [

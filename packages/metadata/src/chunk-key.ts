@@ -63,7 +63,8 @@ function separatorOf(config: NamedConfig, fallback: "/" | "."): "/" | "." {
   return separator;
 }
 
-type ChunkKeyEncodingFactory = (config: NamedConfig) => ChunkKeyEncoding;
+/** Builds a chunk key encoding from its metadata. */
+export type ChunkKeyEncodingFactory = (config: NamedConfig) => ChunkKeyEncoding;
 
 const encodings = new Map<string, ChunkKeyEncodingFactory>([
   ["default", (config) => new DefaultChunkKeyEncoding(separatorOf(config, "/"))],

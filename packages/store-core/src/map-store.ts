@@ -25,15 +25,22 @@ export class MapStore implements FullStore {
     return sliceRange(value, options?.range);
   }
 
-  async getRanges(key: string, ranges: readonly ByteRange[]): Promise<Uint8Array[] | undefined> {
+  async getRanges(
+    key: string,
+    ranges: readonly ByteRange[],
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array[] | undefined> {
     validateKey(key);
+    throwIfAborted(options?.signal);
     const value = this.map.get(key);
     if (value === undefined) return undefined;
     return ranges.map((range) => sliceRange(value, range));
   }
 
-  async has(key: string): Promise<boolean> {
-    return this.map.has(validateKey(key));
+  async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    return this.map.has(key);
   }
 
   async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
@@ -42,19 +49,23 @@ export class MapStore implements FullStore {
     this.map.set(key, value.slice());
   }
 
-  async setIfNotExists(key: string, value: Uint8Array): Promise<boolean> {
+  async setIfNotExists(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean> {
     validateKey(key);
+    throwIfAborted(options?.signal);
     if (this.map.has(key)) return false;
     this.map.set(key, value.slice());
     return true;
   }
 
-  async delete(key: string): Promise<void> {
-    this.map.delete(validateKey(key));
+  async delete(key: string, options?: SetOptions): Promise<void> {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    this.map.delete(key);
   }
 
-  async deletePrefix(prefix: string): Promise<void> {
+  async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
     validatePrefix(prefix);
+    throwIfAborted(options?.signal);
     for (const key of [...this.map.keys()]) {
       if (key.startsWith(prefix)) this.map.delete(key);
     }

@@ -12,6 +12,8 @@ import {
   type Writable,
 } from "./store.js";
 
+type Signal = { signal?: AbortSignal };
+
 /**
  * A read-only view of a store: reads and listings pass through, writes reject with
  * {@link ReadOnlyError} before anything reaches the wrapped store.
@@ -38,6 +40,9 @@ export class ReadOnlyStore implements Readable, Writable, Partial<Listable> {
   async set(key: string): Promise<void> {
     throw new ReadOnlyError(key, "write");
   }
+  async setIfNotExists(key: string): Promise<boolean> {
+    throw new ReadOnlyError(key, "write");
+  }
   async delete(key: string): Promise<void> {
     throw new ReadOnlyError(key, "delete");
   }
@@ -57,7 +62,16 @@ export class PrefixStore implements Readable, Writable, Listable {
     path: string,
   ) {
     this.path = normalizePath(path);
+    const has = inner.has;
+    if (has) this.has = async (key, options) => has.call(inner, this.full(key), options);
+    const write = inner as Partial<Writable>;
+    const setIfNotExists = write.setIfNotExists;
+    if (setIfNotExists) {
+      this.setIfNotExists = async (key, value, options) => setIfNotExists.call(inner, this.full(key), value, options);
+    }
   }
+  has?: Readable["has"];
+  setIfNotExists?: Writable["setIfNotExists"];
 
   private full(key: string): string {
     return joinKey(this.path, validateKey(key));
@@ -78,10 +92,10 @@ export class PrefixStore implements Readable, Writable, Listable {
     return this.inner;
   }
 
-  get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
+  async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
     return this.inner.get(this.full(key), options);
   }
-  async getRanges(key: string, ranges: readonly ByteRange[], options?: { signal?: AbortSignal }) {
+  async getRanges(key: string, ranges: readonly ByteRange[], options?: Signal): Promise<Uint8Array[] | undefined> {
     const full = this.full(key);
     if (this.inner.getRanges) return this.inner.getRanges(full, ranges, options);
     const parts: Uint8Array[] = [];
@@ -92,13 +106,13 @@ export class PrefixStore implements Readable, Writable, Listable {
     }
     return parts;
   }
-  set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
+  async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
     return this.writable().set(this.full(key), value, options);
   }
-  delete(key: string, options?: SetOptions): Promise<void> {
+  async delete(key: string, options?: SetOptions): Promise<void> {
     return this.writable().delete(this.full(key), options);
   }
-  deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
+  async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
     return this.writable().deletePrefix(this.fullPrefix(prefix), options);
   }
   async *list(): AsyncIterable<string> {
@@ -116,7 +130,17 @@ export class PrefixStore implements Readable, Writable, Listable {
 /** One request seen by a {@link LoggingStore}. */
 export interface StoreRequest {
   /** The store method called. */
-  method: "get" | "getRanges" | "has" | "set" | "delete" | "deletePrefix" | "list" | "listPrefix" | "listDir";
+  method:
+    | "get"
+    | "getRanges"
+    | "has"
+    | "set"
+    | "setIfNotExists"
+    | "delete"
+    | "deletePrefix"
+    | "list"
+    | "listPrefix"
+    | "listDir";
   /** The key or prefix it was called with. */
   key: string;
   /** The range read, for ranged reads. */
@@ -136,42 +160,70 @@ export class LoggingStore implements Readable, Partial<Writable>, Partial<Listab
     readonly inner: Readable,
     private readonly onRequest?: (request: StoreRequest) => void,
   ) {
-    if (isWritable(inner)) {
-      this.set = async (key, value, options) => {
-        this.record({ method: "set", key, bytes: value.length });
-        await inner.set(key, value, options);
-      };
-      this.delete = async (key, options) => {
-        this.record({ method: "delete", key, bytes: 0 });
-        await inner.delete(key, options);
-      };
-      this.deletePrefix = async (prefix, options) => {
-        this.record({ method: "deletePrefix", key: prefix, bytes: 0 });
-        await inner.deletePrefix(prefix, options);
+    const { getRanges, has } = inner;
+    if (getRanges) {
+      this.getRanges = async (key, ranges, options) => {
+        const parts = await getRanges.call(inner, key, ranges, options);
+        this.record({ method: "getRanges", key, range: ranges, bytes: parts?.reduce((n, p) => n + p.length, 0) ?? 0 });
+        return parts;
       };
     }
-    if (isListable(inner)) {
-      const self = this;
-      this.list = async function* () {
-        self.record({ method: "list", key: "", bytes: 0 });
-        yield* inner.list();
-      };
-      this.listPrefix = async function* (prefix: string) {
-        self.record({ method: "listPrefix", key: prefix, bytes: 0 });
-        yield* inner.listPrefix(prefix);
-      };
-      this.listDir = async (prefix) => {
-        this.record({ method: "listDir", key: prefix, bytes: 0 });
-        return inner.listDir(prefix);
+    if (has) {
+      this.has = async (key, options) => {
+        this.record({ method: "has", key, bytes: 0 });
+        return has.call(inner, key, options);
       };
     }
+    if (isWritable(inner)) this.forwardWrites(inner);
+    if (isListable(inner)) this.forwardListing(inner);
   }
+  getRanges?: Readable["getRanges"];
+  has?: Readable["has"];
   set?: Writable["set"];
+  setIfNotExists?: Writable["setIfNotExists"];
   delete?: Writable["delete"];
   deletePrefix?: Writable["deletePrefix"];
   list?: Listable["list"];
   listPrefix?: Listable["listPrefix"];
   listDir?: Listable["listDir"];
+
+  private forwardWrites(inner: Readable & Writable): void {
+    this.set = async (key, value, options) => {
+      this.record({ method: "set", key, bytes: value.length });
+      await inner.set(key, value, options);
+    };
+    const setIfNotExists = inner.setIfNotExists;
+    if (setIfNotExists) {
+      this.setIfNotExists = async (key, value, options) => {
+        this.record({ method: "setIfNotExists", key, bytes: value.length });
+        return setIfNotExists.call(inner, key, value, options);
+      };
+    }
+    this.delete = async (key, options) => {
+      this.record({ method: "delete", key, bytes: 0 });
+      await inner.delete(key, options);
+    };
+    this.deletePrefix = async (prefix, options) => {
+      this.record({ method: "deletePrefix", key: prefix, bytes: 0 });
+      await inner.deletePrefix(prefix, options);
+    };
+  }
+
+  private forwardListing(inner: Readable & Listable): void {
+    const self = this;
+    this.list = async function* () {
+      self.record({ method: "list", key: "", bytes: 0 });
+      yield* inner.list();
+    };
+    this.listPrefix = async function* (prefix: string) {
+      self.record({ method: "listPrefix", key: prefix, bytes: 0 });
+      yield* inner.listPrefix(prefix);
+    };
+    this.listDir = async (prefix) => {
+      this.record({ method: "listDir", key: prefix, bytes: 0 });
+      return inner.listDir(prefix);
+    };
+  }
 
   private record(request: StoreRequest): void {
     this.requests.push(request);

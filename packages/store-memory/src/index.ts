@@ -1,1 +1,5 @@
-export {};
+/**
+ * An in-memory Zarr store.
+ * @packageDocumentation
+ */
+export { MemoryStore, type MemoryStoreInit } from "./memory-store.js";

@@ -1,0 +1,62 @@
+import type { FileHandle } from "node:fs/promises";
+import { open } from "node:fs/promises";
+import { type ByteRange, resolveRange, throwIfAborted, validateRange } from "@z/store-core";
+import { isNoFile } from "./fs-errors.js";
+
+/** Largest single read: Node refuses reads of 2 GiB or more in one call. */
+const MAX_READ = 1 << 30;
+
+/**
+ * Reads byte ranges of one file through a single handle, each with positioned reads of just
+ * the bytes it needs (suffix ranges resolve against the file's size). `undefined` range means
+ * the whole file. Resolves to `undefined` when there is no regular file at `file`.
+ */
+export async function readFileRanges(
+  file: string,
+  ranges: readonly (ByteRange | undefined)[],
+  signal?: AbortSignal,
+): Promise<Uint8Array[] | undefined> {
+  for (const range of ranges) if (range !== undefined) validateRange(range);
+  throwIfAborted(signal);
+  let handle: FileHandle;
+  try {
+    handle = await open(file, "r");
+  } catch (error) {
+    if (isNoFile(error)) return undefined;
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    // Opening a directory succeeds on POSIX systems; reading it is not a value.
+    if (!stats.isFile()) return undefined;
+    const parts: Uint8Array[] = [];
+    for (const range of ranges) {
+      throwIfAborted(signal);
+      const [start, end] = range === undefined ? [0, stats.size] : resolveRange(range, stats.size);
+      parts.push(await readAt(handle, start, end - start));
+    }
+    return parts;
+  } catch (error) {
+    // Reading a directory through a handle fails with EISDIR on some systems.
+    if (isNoFile(error)) return undefined;
+    throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads `length` bytes at `position`. A file is replaced by rename, never rewritten in place,
+ * so the open handle's size holds; if something else truncated it, the bytes read are returned.
+ */
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Uint8Array> {
+  const buffer = new Uint8Array(length);
+  let filled = 0;
+  while (filled < length) {
+    const want = Math.min(length - filled, MAX_READ);
+    const { bytesRead } = await handle.read(buffer, filled, want, position + filled);
+    if (bytesRead === 0) return buffer.subarray(0, filled);
+    filled += bytesRead;
+  }
+  return buffer;
+}

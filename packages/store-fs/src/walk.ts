@@ -1,0 +1,113 @@
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import * as path from "node:path";
+import type { DirListing } from "@z/store-core";
+import { isNoDirectory } from "./fs-errors.js";
+import { isKeySegment } from "./paths.js";
+
+/** A directory entry that is a key (`file`) or holds keys (`directory`). */
+interface Entry {
+  name: string;
+  kind: "file" | "directory";
+  /** The entry's real path, for directories reached through a symlink (cycle detection). */
+  realPath?: string;
+}
+
+/**
+ * The entries of one directory that belong in a listing: regular files and directories,
+ * followed through symlinks; temporary files, names that cannot be key segments, broken
+ * links and special files are left out. Missing directory (or a file in its place): none.
+ */
+async function readEntries(directory: string): Promise<Entry[]> {
+  let dirents: Dirent[];
+  try {
+    dirents = await readdir(directory, { withFileTypes: true });
+  } catch (error) {
+    if (isNoDirectory(error)) return [];
+    throw error;
+  }
+  const entries: Entry[] = [];
+  for (const dirent of dirents) {
+    if (!isKeySegment(dirent.name)) continue;
+    if (dirent.isFile()) entries.push({ name: dirent.name, kind: "file" });
+    else if (dirent.isDirectory()) entries.push({ name: dirent.name, kind: "directory" });
+    else if (dirent.isSymbolicLink()) {
+      const entry = await followLink(path.join(directory, dirent.name), dirent.name);
+      if (entry !== undefined) entries.push(entry);
+    }
+  }
+  return entries;
+}
+
+async function followLink(linkPath: string, name: string): Promise<Entry | undefined> {
+  try {
+    const target = await stat(linkPath);
+    if (target.isFile()) return { name, kind: "file" };
+    if (target.isDirectory())
+      return { name, kind: "directory", realPath: await realpath(linkPath) };
+  } catch (error) {
+    // A broken link, or one that points at itself, is not a key.
+    if (!isNoDirectory(error) && (error as { code?: string }).code !== "ELOOP") throw error;
+  }
+  return undefined;
+}
+
+/**
+ * The order keys sort in (UTF-16 code units). A directory sorts as its name followed by `/`,
+ * which puts its keys exactly where they fall among the others: `c-` < `c.d/x` < `c/x`.
+ */
+function sortKey(entry: Entry): string {
+  return entry.kind === "directory" ? `${entry.name}/` : entry.name;
+}
+
+function bySortKey(a: Entry, b: Entry): number {
+  const ka = sortKey(a);
+  const kb = sortKey(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/**
+ * Yields every key under `directory` (each prefixed with `keyPrefix`) in sorted order, reading
+ * one directory at a time. Symlinked directories are followed, except into a directory that is
+ * being walked already (a link cycle), which is skipped. Nothing when `directory` is missing.
+ */
+export async function* walkKeys(directory: string, keyPrefix: string): AsyncGenerator<string> {
+  let real: string;
+  try {
+    real = await realpath(directory);
+  } catch (error) {
+    if (isNoDirectory(error)) return;
+    throw error;
+  }
+  yield* walk(directory, keyPrefix, [real]);
+}
+
+/** @param chain real paths of the directories being walked, outermost first */
+async function* walk(
+  directory: string,
+  keyPrefix: string,
+  chain: readonly string[],
+): AsyncGenerator<string> {
+  const entries = (await readEntries(directory)).sort(bySortKey);
+  for (const entry of entries) {
+    if (entry.kind === "file") {
+      yield keyPrefix + entry.name;
+      continue;
+    }
+    // A plain subdirectory is new by construction; only a symlink can lead back up.
+    const real = entry.realPath ?? path.join(chain[chain.length - 1], entry.name);
+    if (entry.realPath !== undefined && chain.includes(real)) continue;
+    yield* walk(path.join(directory, entry.name), `${keyPrefix}${entry.name}/`, [...chain, real]);
+  }
+}
+
+/** The keys and sub-prefixes directly under `directory`, from one `readdir`. */
+export async function listDirectory(directory: string, keyPrefix: string): Promise<DirListing> {
+  const keys: string[] = [];
+  const prefixes: string[] = [];
+  for (const entry of await readEntries(directory)) {
+    if (entry.kind === "file") keys.push(keyPrefix + entry.name);
+    else prefixes.push(`${keyPrefix}${entry.name}/`);
+  }
+  return { keys: keys.sort(), prefixes: prefixes.sort() };
+}
