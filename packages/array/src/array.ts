@@ -1,4 +1,4 @@
-import type { BasicSelection } from "@z/indexing";
+import { type BasicSelection, BasicIndexer, type Indexer } from "@z/indexing";
 import {
   type ArrayMetadata,
   type Chunk,
@@ -8,6 +8,7 @@ import {
   product,
 } from "@z/metadata";
 import { isWritable, joinKey, type Readable, ReadOnlyError, type Writable } from "@z/store-core";
+import type { ChunkAccess } from "./chunk-access.js";
 import { ChunkIo } from "./chunk-io.js";
 import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
@@ -28,6 +29,8 @@ import type { SetValue } from "./values.js";
 export class ZarrArray<C extends Container = Container> {
   /** Chunk reading and writing for this array. */
   readonly io: ChunkIo;
+  /** How selections reach chunks (the chunk I/O itself for unsharded arrays). */
+  readonly access: ChunkAccess;
 
   constructor(
     /** The store the array lives in. */
@@ -38,6 +41,7 @@ export class ZarrArray<C extends Container = Container> {
     readonly metadata: ArrayMetadata,
   ) {
     this.io = new ChunkIo(store, path, metadata);
+    this.access = this.io;
   }
 
   /** The array's name: the last segment of its path (`""` for the root). */
@@ -91,8 +95,13 @@ export class ZarrArray<C extends Container = Container> {
    * with the selection's shape (integer-selected axes dropped).
    * @throws BoundsError, SelectionError, DecodeError, ChecksumError
    */
-  get(selection?: BasicSelection, options?: SelectionOptions): Promise<Chunk<C>> {
-    return readSelection(this.io, selection, options) as Promise<Chunk<C>>;
+  async get(selection?: BasicSelection, options?: SelectionOptions): Promise<Chunk<C>> {
+    return this.read(new BasicIndexer(selection, this.metadata.shape, this.access.chunkShape), options);
+  }
+
+  /** Reads what an indexer selects (every selection mode goes through here). */
+  async read(indexer: Indexer, options?: SelectionOptions): Promise<Chunk<C>> {
+    return readSelection(this.access, this.metadata, indexer, options) as Promise<Chunk<C>>;
   }
 
   /**
@@ -102,12 +111,17 @@ export class ZarrArray<C extends Container = Container> {
    * @throws ReadOnlyError, BoundsError, SelectionError, ValueShapeError
    */
   async set(selection: BasicSelection, value: SetValue, options?: SelectionOptions): Promise<void> {
+    await this.write(new BasicIndexer(selection, this.metadata.shape, this.access.chunkShape), value, options);
+  }
+
+  /** Writes `value` into what an indexer selects (every selection mode goes through here). */
+  async write(indexer: Indexer, value: SetValue, options?: SelectionOptions): Promise<void> {
     this.writableStore();
-    await writeSelection(this.io, selection, value, options);
+    await writeSelection(this.access, this.metadata, indexer, value, options);
   }
 
   /** The decoded chunk at grid coordinates `coords`, or undefined when it has never been written. */
-  getChunk(coords: readonly number[], options?: { signal?: AbortSignal }): Promise<Chunk<C> | undefined> {
+  async getChunk(coords: readonly number[], options?: { signal?: AbortSignal }): Promise<Chunk<C> | undefined> {
     return this.io.read(coords, options) as Promise<Chunk<C> | undefined>;
   }
 

@@ -1,6 +1,9 @@
 import { CodecPipeline } from "@z/codecs";
-import { type ArrayMetadata, type Chunk, cOrderStrides, product, V2ChunkKeyEncoding } from "@z/metadata";
+import type { ChunkPart, WriteSource } from "@z/indexing";
+import { type ArrayMetadata, type Chunk, cOrderStrides, copyStrided, product, V2ChunkKeyEncoding } from "@z/metadata";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
+import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
+import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 
 /** Options of chunk reads and writes. */
 export interface ChunkIoOptions {
@@ -9,10 +12,10 @@ export interface ChunkIoOptions {
 }
 
 /**
- * Reads, decodes, encodes and writes the chunks of one array: where the chunk keys are, the
- * codec pipeline, and what to do about missing chunks.
+ * Reads, decodes, encodes and writes the chunks of one array, one store key per chunk: where
+ * the chunk keys are, the codec pipeline, and what to do about missing chunks.
  */
-export class ChunkIo {
+export class ChunkIo implements ChunkAccess {
   readonly pipeline: CodecPipeline;
   readonly chunkShape: readonly number[];
   /** v2 metadata without `dimension_separator` may still have `/` keys (older writers). */
@@ -91,10 +94,67 @@ export class ChunkIo {
     await store.set(key, bytes, { signal: options.signal });
   }
 
+  async readParts(
+    parts: Iterable<ChunkPart>,
+    visit: (part: ChunkPart, chunk: Chunk | undefined) => void,
+    options: AccessOptions,
+  ): Promise<void> {
+    await forEachConcurrent(
+      parts,
+      options.concurrency ?? DEFAULT_CONCURRENCY,
+      async (part) => visit(part, await this.read(part.coords, options)),
+      options.signal,
+    );
+  }
+
+  async writeParts(parts: Iterable<ChunkPart>, source: WriteSource, options: AccessOptions, done: () => void): Promise<void> {
+    const { dataType, fillValue, shape } = this.metadata;
+    const scalarIsFill = "scalar" in source && isFill(dataType, source.scalar, fillValue);
+    await forEachConcurrent(
+      parts,
+      options.concurrency ?? DEFAULT_CONCURRENCY,
+      async (part) => {
+        const full = part.covers(this.chunkShape, shape);
+        if (full && scalarIsFill) {
+          await this.delete(part.coords, options);
+        } else {
+          const chunk = full ? this.fillChunk() : await this.readForUpdate(part.coords, options);
+          part.write(chunk, source, dataType);
+          await this.write(part.coords, chunk, options);
+        }
+        done();
+      },
+      options.signal,
+    );
+  }
+
+  /** A writable C-order copy of a stored chunk (or a fill-valued chunk when it is missing). */
+  async readForUpdate(coords: readonly number[], options: ChunkIoOptions = {}): Promise<Chunk> {
+    const stored = await this.read(coords, options);
+    const chunk = this.fillChunk();
+    if (stored) {
+      // Decoded chunks may be views of the store's own buffer; never modify them in place.
+      copyStrided(
+        { data: stored.data, offset: 0, stride: stored.stride },
+        { data: chunk.data, offset: 0, stride: chunk.stride },
+        chunk.shape,
+        this.metadata.dataType.lanes,
+      );
+    }
+    return chunk;
+  }
+
   /** Deletes a chunk. */
   async delete(coords: readonly number[], options: ChunkIoOptions = {}): Promise<void> {
     await (this.store as Readable & Writable).delete(this.chunkKey(coords), { signal: options.signal });
   }
+}
+
+/** Whether a scalar equals the fill value (NaN equal to NaN), by the data type's own rule. */
+export function isFill(dataType: ArrayMetadata["dataType"], value: unknown, fillValue: unknown): boolean {
+  const one = dataType.create(1);
+  dataType.setElement(one, 0, value);
+  return dataType.isAllFill(one, fillValue);
 }
 
 /** Prefixes an error message with where it happened (a chunk key, a node path). */

@@ -1,4 +1,5 @@
-import { type Chunk, type Container, cOrderStrides, type DataType, isTypedArray, product } from "@z/metadata";
+import type { WriteSource } from "@z/indexing";
+import { type Container, cOrderStrides, type DataType, isTypedArray, product } from "@z/metadata";
 import { ValueShapeError } from "./errors.js";
 
 /** An n-d value to write: `{data, shape, stride?}` (stride defaults to C order). */
@@ -21,8 +22,6 @@ export type Scalar = number | bigint | boolean;
  */
 export type SetValue = Scalar | NdValue | Container | unknown[];
 
-/** A value to write, resolved: either a scalar or a chunk of the selection's shape. */
-export type ResolvedValue = { scalar: unknown } | { chunk: Chunk };
 
 function isBigIntArray(data: unknown): boolean {
   return data instanceof BigInt64Array || data instanceof BigUint64Array;
@@ -64,7 +63,7 @@ function flattenNested(value: unknown[]): { items: unknown[]; shape: number[] } 
  * @throws ValueShapeError when its shape or length does not match, or its element kind
  *   cannot be stored in the array's data type
  */
-export function resolveValue(value: SetValue, shape: readonly number[], dataType: DataType): ResolvedValue {
+export function resolveValue(value: SetValue, shape: readonly number[], dataType: DataType): WriteSource {
   const n = product(shape);
   if (typeof value !== "object" || value === null) return { scalar: dataType.coerce(value) };
   if (isTypedArray(value) || Array.isArray(value)) {

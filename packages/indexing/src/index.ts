@@ -9,3 +9,5 @@ export * from "./errors.js";
 export * from "./projection.js";
 export * from "./selection.js";
 export * from "./slice.js";
+export * from "./basic-indexer.js";
+export * from "./indexer.js";

@@ -1,0 +1,43 @@
+import type { ChunkPart, WriteSource } from "@z/indexing";
+import type { Chunk } from "@z/metadata";
+
+/** Progress of a read or write: chunks done out of chunks touched. */
+export interface Progress {
+  /** Chunks finished. */
+  done: number;
+  /** Chunks the operation touches. */
+  total: number;
+}
+
+/** Options of chunk-level reads and writes. */
+export interface AccessOptions {
+  /** Abort the operation; chunks already in flight finish, no new ones start. */
+  signal?: AbortSignal;
+  /** How many chunks (or shards) to read or write at once. */
+  concurrency?: number;
+}
+
+/**
+ * How reads and writes reach an array's chunks. Selections are projected onto `chunkShape`
+ * (for a sharded array, its inner chunks); the access decides how chunks are fetched and
+ * stored: one key per chunk, or grouped by shard with ranged reads.
+ */
+export interface ChunkAccess {
+  /** The chunk shape selections are projected onto. */
+  readonly chunkShape: readonly number[];
+  /**
+   * Fetches and decodes the chunks of `parts` (a bounded number at a time) and hands each to
+   * `visit`, with `undefined` for a chunk that was never written.
+   */
+  readParts(
+    parts: Iterable<ChunkPart>,
+    visit: (part: ChunkPart, chunk: Chunk | undefined) => void,
+    options: AccessOptions,
+  ): Promise<void>;
+  /**
+   * Writes `source` into the chunks of `parts`: chunks a part covers entirely are replaced
+   * without being read, the others are read, modified and written back; chunks left equal to
+   * the fill value are deleted. `done` is called after each chunk.
+   */
+  writeParts(parts: Iterable<ChunkPart>, source: WriteSource, options: AccessOptions, done: () => void): Promise<void>;
+}
