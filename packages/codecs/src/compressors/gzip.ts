@@ -1,0 +1,48 @@
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import { gunzipBounded } from "#inflate";
+import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
+import { gzipEncode } from "./gzip-format.js";
+import { decodeLimit, integerOption } from "./options.js";
+
+/**
+ * The gzip codec: v3 `gzip` and v2 `numcodecs.gzip` (`{level}`, -1 to 9). It writes what numcodecs
+ * writes (Python's gzip module) byte for byte, except the mtime, which is 0 so that equal chunks
+ * encode equally. Decoding reads every gzip member, checks the CRC-32 and never produces more
+ * than the chunk's size (node:zlib in Node, fflate or pako in browsers).
+ */
+export class GzipCodec implements BytesToBytesCodec {
+  readonly kind = "bytes_to_bytes";
+
+  constructor(
+    readonly level: number = 5,
+    readonly name: "gzip" | "numcodecs.gzip" = "gzip",
+  ) {}
+
+  /** Builds the codec; a missing level is zarr-python's default for `gzip` (5), numcodecs' (1) otherwise. */
+  static fromConfig(
+    configuration: JsonObject,
+    name: "gzip" | "numcodecs.gzip" = "gzip",
+  ): GzipCodec {
+    return new GzipCodec(
+      integerOption(configuration, "level", name, name === "gzip" ? 5 : 1, -1, 9),
+      name,
+    );
+  }
+
+  toJson(): NamedConfig {
+    return { name: this.name, configuration: { level: this.level }, mustUnderstand: true };
+  }
+
+  encode(bytes: Uint8Array): Uint8Array {
+    return gzipEncode(bytes, this.level);
+  }
+
+  decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array {
+    return gunzipBounded(
+      bytes,
+      decodeLimit(options),
+      options.expectedSize !== undefined,
+      `${this.name} codec`,
+    );
+  }
+}

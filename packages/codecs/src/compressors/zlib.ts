@@ -1,0 +1,46 @@
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import { unzlibBounded } from "#inflate";
+import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
+import { decodeLimit, integerOption } from "./options.js";
+import { type DeflateLevel, pythonDeflate } from "./python-deflate.js";
+
+/**
+ * The zlib codec: v2 `numcodecs.zlib` (`{level}`, -1 to 9), and the bare `zlib` name zarrita
+ * reads in v3 metadata. Encoding uses pako, a faithful port of zlib, driven as Python's
+ * `zlib.compress` drives zlib, so the output equals what numcodecs writes; node:zlib is a fork
+ * whose output differs. Decoding
+ * checks the Adler-32 and is bounded by the chunk's size.
+ */
+export class ZlibCodec implements BytesToBytesCodec {
+  readonly kind = "bytes_to_bytes";
+
+  constructor(
+    readonly level: number = 1,
+    readonly name: "numcodecs.zlib" | "zlib" = "numcodecs.zlib",
+  ) {}
+
+  /** Builds the codec; a missing level is numcodecs' default, 1. */
+  static fromConfig(
+    configuration: JsonObject,
+    name: "numcodecs.zlib" | "zlib" = "numcodecs.zlib",
+  ): ZlibCodec {
+    return new ZlibCodec(integerOption(configuration, "level", name, 1, -1, 9), name);
+  }
+
+  toJson(): NamedConfig {
+    return { name: this.name, configuration: { level: this.level }, mustUnderstand: true };
+  }
+
+  encode(bytes: Uint8Array): Uint8Array {
+    return pythonDeflate(bytes, this.level as DeflateLevel, false, "compress");
+  }
+
+  decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array {
+    return unzlibBounded(
+      bytes,
+      decodeLimit(options),
+      options.expectedSize !== undefined,
+      `${this.name} codec`,
+    );
+  }
+}
