@@ -5,7 +5,7 @@ import { UsageError } from "./errors.js";
 /**
  * Opens the store a `<location>` argument names. Today that is a directory; the `zarr.zip`
  * and http(s) forms come with the zip and HTTP stores.
- * @param create create the directory when it does not exist (for destinations)
+ * @param options.create create the directory when it does not exist (for destinations)
  */
 export async function openLocation(location: string, options: { create?: boolean } = {}): Promise<Readable> {
   if (/^https?:\/\//i.test(location)) {
