@@ -1,4 +1,16 @@
-import { type BasicSelection, BasicIndexer, type Indexer } from "@z/indexing";
+import {
+  type BasicSelection,
+  BasicIndexer,
+  type BlockItem,
+  blockIndexer,
+  CoordinateIndexer,
+  type CoordinateSelection,
+  type Indexer,
+  type Mask,
+  OrthogonalIndexer,
+  type OrthogonalItem,
+} from "@z/indexing";
+import { type AnySelection, indexerFor } from "./any-selection.js";
 import {
   type ArrayMetadata,
   type Chunk,
@@ -118,6 +130,80 @@ export class ZarrArray<C extends Container = Container> {
   async write(indexer: Indexer, value: SetValue, options?: SelectionOptions): Promise<void> {
     this.writableStore();
     await writeSelection(this.access, this.metadata, indexer, value, options);
+  }
+
+  /**
+   * Reads an orthogonal selection: each axis by an integer, a slice, an index array (negative,
+   * repeated, unsorted indices allowed) or a boolean mask, independently (NumPy's `np.ix_`).
+   * @throws BoundsError, SelectionError
+   */
+  async getOrthogonal(selection: readonly OrthogonalItem[] | OrthogonalItem, options?: SelectionOptions): Promise<Chunk<C>> {
+    return this.read(new OrthogonalIndexer(selection, this.metadata.shape, this.access.chunkShape), options);
+  }
+
+  /** Writes an orthogonal selection (see {@link ZarrArray.getOrthogonal}); a repeated index takes the last value. */
+  async setOrthogonal(selection: readonly OrthogonalItem[] | OrthogonalItem, value: SetValue, options?: SelectionOptions): Promise<void> {
+    await this.write(new OrthogonalIndexer(selection, this.metadata.shape, this.access.chunkShape), value, options);
+  }
+
+  /**
+   * Reads points: `selection[axis][k]` is point k's index along each axis (all lists the same
+   * length; a single integer repeats). The result is 1-d, one element per point, in order.
+   * @throws BoundsError, SelectionError
+   */
+  async getCoordinates(selection: CoordinateSelection, options?: SelectionOptions): Promise<Chunk<C>> {
+    return this.read(new CoordinateIndexer(selection, this.metadata.shape, this.access.chunkShape), options);
+  }
+
+  /** Writes points (see {@link ZarrArray.getCoordinates}): a scalar, or one value per point. */
+  async setCoordinates(selection: CoordinateSelection, value: SetValue, options?: SelectionOptions): Promise<void> {
+    await this.write(new CoordinateIndexer(selection, this.metadata.shape, this.access.chunkShape), value, options);
+  }
+
+  /**
+   * Reads the elements where a boolean mask of the array's shape is true, in C order (1-d).
+   * @throws SelectionError when the mask's shape is not the array's
+   */
+  async getMask(mask: Mask, options?: SelectionOptions): Promise<Chunk<C>> {
+    return this.read(CoordinateIndexer.fromMask(mask, this.metadata.shape, this.access.chunkShape), options);
+  }
+
+  /** Writes the elements where a mask is true: a scalar, or one value per true element. */
+  async setMask(mask: Mask, value: SetValue, options?: SelectionOptions): Promise<void> {
+    await this.write(CoordinateIndexer.fromMask(mask, this.metadata.shape, this.access.chunkShape), value, options);
+  }
+
+  /**
+   * Reads whole chunks by their grid index (`arr.blocks[...]` in zarr-python): an integer
+   * keeps its axis; slices of chunk indices take step 1.
+   * @throws BoundsError, SelectionError
+   */
+  async getBlocks(selection: readonly BlockItem[] | BlockItem, options?: SelectionOptions): Promise<Chunk<C>> {
+    return this.read(this.blockIndexer(selection), options);
+  }
+
+  /** Writes whole chunks by their grid index (see {@link ZarrArray.getBlocks}). */
+  async setBlocks(selection: readonly BlockItem[] | BlockItem, value: SetValue, options?: SelectionOptions): Promise<void> {
+    await this.write(this.blockIndexer(selection), value, options);
+  }
+
+  private blockIndexer(selection: readonly BlockItem[] | BlockItem): Indexer {
+    return blockIndexer(selection, this.metadata.shape, this.metadata.chunkGrid.chunkShape, this.access.chunkShape);
+  }
+
+  /**
+   * Reads any kind of selection: `{orthogonal}`, `{coordinates}`, `{mask}` or `{blocks}`
+   * explicitly, or plain items, read as zarr-python's `arr[...]` does: a boolean array of the
+   * array's shape is a mask, index arrays for every axis are coordinates, any other index array
+   * or axis mask makes it orthogonal, and the rest is a basic selection.
+   */
+  async getSelection(selection: AnySelection, options?: SelectionOptions): Promise<Chunk<C>> {
+    return this.read(indexerFor(selection, this.metadata, this.access.chunkShape), options);
+  }
+
+  /** Writes any kind of selection (see {@link ZarrArray.getSelection}). */
+  async setSelection(selection: AnySelection, value: SetValue, options?: SelectionOptions): Promise<void> {
+    await this.write(indexerFor(selection, this.metadata, this.access.chunkShape), value, options);
   }
 
   /** The decoded chunk at grid coordinates `coords`, or undefined when it has never been written. */

@@ -11,3 +11,8 @@ export * from "./selection.js";
 export * from "./slice.js";
 export * from "./basic-indexer.js";
 export * from "./indexer.js";
+export * from "./block.js";
+export * from "./coordinate.js";
+export * from "./gather.js";
+export * from "./index-arrays.js";
+export * from "./orthogonal.js";

@@ -1,0 +1,234 @@
+import { createArray, type ZarrArray } from "@z/array";
+import { slice } from "@z/indexing";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Reference } from "./reference.js";
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+const DTYPES = ["int32", "float64", "uint8", "int64", "bool"] as const;
+
+interface Setup {
+  shape: number[];
+  chunks: number[];
+  dtype: (typeof DTYPES)[number];
+  zarrFormat: 2 | 3;
+  order: "C" | "F";
+}
+
+const setupArb: fc.Arbitrary<Setup> = fc
+  .integer({ min: 1, max: 3 })
+  .chain((ndim) =>
+    fc.record({
+      shape: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: ndim, maxLength: ndim }),
+      chunks: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: ndim, maxLength: ndim }),
+      dtype: fc.constantFrom(...DTYPES),
+      zarrFormat: fc.constantFrom(2 as const, 3 as const),
+      order: fc.constantFrom("C" as const, "F" as const),
+    }),
+  );
+
+function element(dtype: Setup["dtype"], i: number): unknown {
+  switch (dtype) {
+    case "bool":
+      return i % 3 === 0;
+    case "int64":
+      return BigInt(i * 7919) - 1000n;
+    case "uint8":
+      return (i * 37) % 256;
+    case "float64":
+      return i / 4 - 3;
+    default:
+      return i * 13 - 50;
+  }
+}
+
+/** Elements as the array returns them (bool as 0/1) for comparison with the reference. */
+function plain(dtype: Setup["dtype"], value: unknown): unknown {
+  return dtype === "bool" ? (value ? 1 : 0) : value;
+}
+
+async function makeArray(setup: Setup): Promise<{ array: ZarrArray; ref: Reference }> {
+  const array = await createArray(new Map(), {
+    shape: setup.shape,
+    chunks: setup.chunks,
+    dtype: setup.dtype,
+    zarrFormat: setup.zarrFormat,
+    order: setup.order,
+    compressors: null,
+  });
+  const n = setup.shape.reduce((a, b) => a * b, 1);
+  const values = Array.from({ length: n }, (_, i) => element(setup.dtype, i));
+  const ref = new Reference(setup.shape, values.map((v) => plain(setup.dtype, v)));
+  const data = array.dataType.create(n);
+  values.forEach((v, i) => array.dataType.setElement(data, i, v));
+  await array.set(null, { data, shape: setup.shape });
+  return { array, ref };
+}
+
+function toList(data: ArrayLike<unknown>): unknown[] {
+  return Array.from(data);
+}
+
+const itemArb = (length: number) =>
+  fc.oneof(
+    fc.integer({ min: -length, max: length - 1 }),
+    fc
+      .tuple(
+        fc.option(fc.integer({ min: -length - 2, max: length + 2 }), { nil: null }),
+        fc.option(fc.integer({ min: -length - 2, max: length + 2 }), { nil: null }),
+        fc.integer({ min: -3, max: 3 }).filter((s) => s !== 0),
+      )
+      .map(([a, b, s]) => slice(a, b, s)),
+    fc.constant(null),
+  );
+
+const indexArrayArb = (length: number) => fc.array(fc.integer({ min: -length, max: length - 1 }), { maxLength: 6 });
+const axisMaskArb = (length: number) => fc.array(fc.boolean(), { minLength: length, maxLength: length });
+
+/** A value for a write of `n` elements: a scalar or one value per element. */
+function writeValue(array: ZarrArray, dtype: Setup["dtype"], n: number, seed: number, scalar: boolean) {
+  if (scalar) {
+    const value = element(dtype, seed + 1000);
+    return { value: value as never, at: () => plain(dtype, value) };
+  }
+  const data = array.dataType.create(n);
+  const values = Array.from({ length: n }, (_, k) => element(dtype, seed + k * 3 + 1));
+  values.forEach((v, k) => array.dataType.setElement(data, k, v));
+  return { value: data, at: (k: number) => plain(dtype, values[k]) };
+}
+
+describe("selections agree with a naive reference model", () => {
+  it("basic get and set", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        setupArb.chain((s) => fc.tuple(fc.constant(s), fc.tuple(...s.shape.map(itemArb)), fc.boolean(), fc.nat(100))),
+        async ([setup, items, scalar, seed]) => {
+          const { array, ref } = await makeArray(setup);
+          const { positions, shape } = ref.orthogonal(items);
+          const got = await array.get(items);
+          expect(got.shape).toEqual(shape);
+          expect(toList(got.data)).toEqual(ref.read(positions));
+          const { value, at } = writeValue(array, setup.dtype, positions.length, seed, scalar);
+          await array.set(items, scalar ? value : { data: value as never, shape });
+          ref.write(positions, at);
+          expect(toList((await array.get()).data)).toEqual(ref.data);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("orthogonal get and set (index arrays, masks, repeats, negative and unsorted indices)", async () => {
+    const ortho = (length: number) => fc.oneof(itemArb(length), indexArrayArb(length), axisMaskArb(length));
+    await fc.assert(
+      fc.asyncProperty(
+        setupArb.chain((s) => fc.tuple(fc.constant(s), fc.tuple(...s.shape.map(ortho)), fc.boolean(), fc.nat(100))),
+        async ([setup, items, scalar, seed]) => {
+          const { array, ref } = await makeArray(setup);
+          const selection = items.map((item) => (Array.isArray(item) && typeof item[0] === "boolean" ? item : item));
+          const { positions, shape } = ref.orthogonal(selection);
+          const got = await array.getOrthogonal(selection as never);
+          expect(got.shape).toEqual(shape);
+          expect(toList(got.data)).toEqual(ref.read(positions));
+          const { value, at } = writeValue(array, setup.dtype, positions.length, seed, scalar);
+          await array.setOrthogonal(selection as never, scalar ? value : { data: value as never, shape });
+          ref.write(positions, at);
+          expect(toList((await array.get()).data)).toEqual(ref.data);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("coordinate get and set (repeated and unsorted points)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        setupArb.chain((s) =>
+          fc.tuple(
+            fc.constant(s),
+            fc.integer({ min: 0, max: 8 }).chain((n) =>
+              fc.tuple(...s.shape.map((len) => fc.array(fc.integer({ min: -len, max: len - 1 }), { minLength: n, maxLength: n }))),
+            ),
+            fc.boolean(),
+            fc.nat(100),
+          ),
+        ),
+        async ([setup, lists, scalar, seed]) => {
+          const { array, ref } = await makeArray(setup);
+          const positions = ref.coordinates(lists);
+          const got = await array.getCoordinates(lists);
+          expect(got.shape).toEqual([positions.length]);
+          expect(toList(got.data)).toEqual(ref.read(positions));
+          const { value, at } = writeValue(array, setup.dtype, positions.length, seed, scalar);
+          await array.setCoordinates(lists, value);
+          ref.write(positions, at);
+          expect(toList((await array.get()).data)).toEqual(ref.data);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("mask get and set", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        setupArb.chain((s) =>
+          fc.tuple(fc.constant(s), fc.array(fc.boolean(), { minLength: s.shape.reduce((a, b) => a * b, 1), maxLength: s.shape.reduce((a, b) => a * b, 1) }), fc.boolean(), fc.nat(100)),
+        ),
+        async ([setup, mask, scalar, seed]) => {
+          const { array, ref } = await makeArray(setup);
+          const positions = ref.mask(mask);
+          const got = await array.getMask({ data: mask, shape: setup.shape });
+          expect(toList(got.data)).toEqual(ref.read(positions));
+          const { value, at } = writeValue(array, setup.dtype, positions.length, seed, scalar);
+          await array.setMask({ data: mask, shape: setup.shape }, value);
+          ref.write(positions, at);
+          expect(toList((await array.get()).data)).toEqual(ref.data);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("block get and set", async () => {
+    const blockItem = (blocks: number) =>
+      fc.oneof(
+        fc.integer({ min: -blocks, max: blocks - 1 }),
+        fc.tuple(fc.integer({ min: -blocks, max: blocks }), fc.integer({ min: -blocks, max: blocks })).map(([a, b]) => slice(a, b)),
+        fc.constant(null),
+      );
+    await fc.assert(
+      fc.asyncProperty(
+        setupArb.chain((s) =>
+          fc.tuple(fc.constant(s), fc.tuple(...s.shape.map((n, i) => blockItem(Math.ceil(n / s.chunks[i])))), fc.nat(100)),
+        ),
+        async ([setup, items, seed]) => {
+          const { array, ref } = await makeArray(setup);
+          // The same region as a basic selection of element slices.
+          const asSlices = items.map((item, axis) => {
+            const c = setup.chunks[axis];
+            const n = setup.shape[axis];
+            const blocks = Math.ceil(n / c);
+            if (item === null) return slice(0, n);
+            if (typeof item === "number") {
+              const b = item < 0 ? item + blocks : item;
+              return slice(b * c, Math.min((b + 1) * c, n));
+            }
+            const indices = Reference.axisIndices(slice(item.start, item.stop), blocks).indices;
+            if (indices.length === 0) return slice(0, 0);
+            return slice(indices[0] * c, Math.min((indices[indices.length - 1] + 1) * c, n));
+          });
+          const { positions, shape } = ref.orthogonal(asSlices);
+          const got = await array.getBlocks(items);
+          expect(got.shape).toEqual(shape);
+          expect(toList(got.data)).toEqual(ref.read(positions));
+          const { value, at } = writeValue(array, setup.dtype, positions.length, seed, false);
+          await array.setBlocks(items, { data: value as never, shape });
+          ref.write(positions, at);
+          expect(toList((await array.get()).data)).toEqual(ref.data);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});
