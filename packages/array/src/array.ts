@@ -9,8 +9,12 @@ import {
   type Mask,
   OrthogonalIndexer,
   type OrthogonalItem,
+  slice,
 } from "@z/indexing";
 import { type AnySelection, indexerFor } from "./any-selection.js";
+import { type ArrayInfo, arrayInfo } from "./info.js";
+import { checkNewShape, shrinkChunks } from "./resize.js";
+import { shardingOf } from "./sharding-config.js";
 import {
   type ArrayMetadata,
   type Chunk,
@@ -24,7 +28,8 @@ import type { ChunkAccess } from "./chunk-access.js";
 import { ChunkIo } from "./chunk-io.js";
 import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
-import type { SetValue } from "./values.js";
+import { ValueShapeError } from "./errors.js";
+import type { NdValue, SetValue } from "./values.js";
 
 /**
  * A Zarr array (v2 or v3) in a store. Reads and writes go chunk by chunk through the codec
@@ -39,21 +44,44 @@ import type { SetValue } from "./values.js";
  * @typeParam C - the element container of the data type (Float32Array for float32, ...)
  */
 export class ZarrArray<C extends Container = Container> {
-  /** Chunk reading and writing for this array. */
-  readonly io: ChunkIo;
-  /** How selections reach chunks (the chunk I/O itself for unsharded arrays). */
-  readonly access: ChunkAccess;
+  private state: { metadata: ArrayMetadata; io: ChunkIo; access: ChunkAccess };
 
   constructor(
     /** The store the array lives in. */
     readonly store: Readable,
     /** The array's path in the store (`""` for the root). */
     readonly path: string,
-    /** The array's metadata. */
-    readonly metadata: ArrayMetadata,
+    metadata: ArrayMetadata,
   ) {
-    this.io = new ChunkIo(store, path, metadata);
-    this.access = this.io;
+    this.state = ZarrArray.stateFor(store, path, metadata);
+  }
+
+  private static stateFor(store: Readable, path: string, metadata: ArrayMetadata) {
+    const io = new ChunkIo(store, path, metadata);
+    return { metadata, io, access: io as ChunkAccess };
+  }
+
+  /** The array's metadata (replaced, not mutated, by resize and attribute updates). */
+  get metadata(): ArrayMetadata {
+    return this.state.metadata;
+  }
+  /** Chunk reading and writing for this array. */
+  get io(): ChunkIo {
+    return this.state.io;
+  }
+  /** How selections reach chunks (the chunk I/O itself for unsharded arrays). */
+  get access(): ChunkAccess {
+    return this.state.access;
+  }
+
+  /**
+   * Writes new metadata for this array and makes this object use it (what resize and attribute
+   * updates do).
+   */
+  protected async replaceMetadata(metadata: ArrayMetadata, extraDocs: [string, Uint8Array][] = []): Promise<void> {
+    const store = this.writableStore();
+    await writeDocuments(store, this.path, [...arrayMetadataDocuments(metadata), ...extraDocs]);
+    this.state = ZarrArray.stateFor(this.store, this.path, metadata);
   }
 
   /** The array's name: the last segment of its path (`""` for the root). */
@@ -84,9 +112,10 @@ export class ZarrArray<C extends Container = Container> {
   get dtype(): string {
     return this.metadata.dataType.name;
   }
-  /** The chunk shape. */
+  /** The chunk shape: the inner chunk shape of a sharded array, as in zarr-python. */
   get chunks(): number[] {
-    return [...this.metadata.chunkGrid.chunkShape];
+    const sharding = shardingOf(this.metadata);
+    return sharding ? [...sharding.chunkShape] : [...this.metadata.chunkGrid.chunkShape];
   }
   /** The fill value: what never-written elements read as. */
   get fillValue(): unknown {
@@ -217,19 +246,69 @@ export class ZarrArray<C extends Container = Container> {
   }
 
   /**
-   * Replaces the user attributes with `attributes` merged into the current ones (pass
-   * `{replace: true}` to drop the others) and writes the metadata.
+   * Merges `attributes` into the current ones (or replaces them with `{replace: true}`) and
+   * writes the metadata.
    */
-  async updateAttributes(attributes: JsonObject, options: { replace?: boolean } = {}): Promise<ZarrArray<C>> {
-    const store = this.writableStore();
+  async updateAttributes(attributes: JsonObject, options: { replace?: boolean } = {}): Promise<this> {
     const merged = options.replace ? attributes : { ...this.metadata.attributes, ...attributes };
     const metadata: ArrayMetadata = { ...this.metadata, attributes: merged };
-    const docs = arrayMetadataDocuments(metadata);
-    if (metadata.zarrFormat === 2 && !docs.some(([key]) => key === ".zattrs")) {
-      docs.push([".zattrs", new TextEncoder().encode("{}")]);
+    // v2 keeps attributes in their own document, which must be rewritten even when emptied.
+    const emptyV2 = metadata.zarrFormat === 2 && Object.keys(merged).length === 0;
+    await this.replaceMetadata(metadata, emptyV2 ? [[".zattrs", new TextEncoder().encode("{}")]] : []);
+    return this;
+  }
+
+  /**
+   * Changes the shape. Growing only rewrites the metadata; shrinking also deletes the chunks
+   * that end up wholly outside and resets, to the fill value, the parts of edge chunks that
+   * fall outside, so growing again later reads the fill value there, never stale data.
+   * @throws ValueShapeError for a shape of the wrong length or negative extents
+   */
+  async resize(shape: readonly number[], options: { signal?: AbortSignal; concurrency?: number } = {}): Promise<this> {
+    this.writableStore();
+    const next = checkNewShape(shape, this.ndim);
+    await shrinkChunks(this, next, options);
+    await this.replaceMetadata({ ...this.metadata, shape: next });
+    return this;
+  }
+
+  /**
+   * Appends `value` along `axis`: the array grows by the value's extent there and the value is
+   * written into the new region. Returns the new shape.
+   * @throws ValueShapeError when the value's other extents do not match the array's
+   */
+  async append(value: NdValue, axis = 0, options?: SelectionOptions): Promise<number[]> {
+    const shape = this.shape;
+    if (axis < 0) axis += shape.length;
+    if (axis < 0 || axis >= shape.length || value.shape.length !== shape.length) {
+      throw new ValueShapeError(`Cannot append a value of shape [${value.shape}] along axis ${axis} of an array of shape [${shape}]`);
     }
-    await writeDocuments(store, this.path, docs);
-    return new ZarrArray<C>(this.store, this.path, metadata);
+    shape.forEach((n, i) => {
+      if (i !== axis && value.shape[i] !== n) {
+        throw new ValueShapeError(`Cannot append: axis ${i} of the value has extent ${value.shape[i]}, the array's has ${n}`);
+      }
+    });
+    const start = shape[axis];
+    const next = [...shape];
+    next[axis] += value.shape[axis];
+    await this.resize(next);
+    await this.set(next.map((n, i) => (i === axis ? slice(start, n) : null)), value, options);
+    return next;
+  }
+
+  /** The size of the elements in bytes (shape times item size), as NumPy's `nbytes`. */
+  get nbytes(): number {
+    return this.size * this.metadata.dataType.itemSize;
+  }
+
+  /** The shard shape of a sharded array (its metadata chunk grid), or undefined. */
+  get shards(): number[] | undefined {
+    return shardingOf(this.metadata) ? [...this.metadata.chunkGrid.chunkShape] : undefined;
+  }
+
+  /** A summary of the array, printable with `String(arr.info)`. */
+  get info(): ArrayInfo {
+    return arrayInfo(this);
   }
 
   /** A short human-readable description. */

@@ -17,3 +17,8 @@ export * from "./metadata-io.js";
 export * from "./nodes.js";
 export * from "./selection-io.js";
 export * from "./values.js";
+export * from "./any-selection.js";
+export * from "./chunk-access.js";
+export * from "./info.js";
+export * from "./resize.js";
+export * from "./sharding-config.js";

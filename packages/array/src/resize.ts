@@ -1,0 +1,91 @@
+import { type ChunkPart, type Indexer, BasicIndexer, slice } from "@z/indexing";
+import { isListable, prefixOf } from "@z/store-core";
+import type { ZarrArray } from "./array.js";
+import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { ValueShapeError } from "./errors.js";
+
+/**
+ * Checks a new shape for `resize`: the same number of dimensions, non-negative integers.
+ * @throws ValueShapeError
+ */
+export function checkNewShape(shape: readonly number[], ndim: number): number[] {
+  if (!Array.isArray(shape) || shape.length !== ndim) {
+    throw new ValueShapeError(`resize needs a shape of ${ndim} extents, got [${shape}]`);
+  }
+  for (const extent of shape) {
+    if (!Number.isSafeInteger(extent) || extent < 0) {
+      throw new ValueShapeError(`resize needs non-negative integer extents, got [${shape}]`);
+    }
+  }
+  return [...shape];
+}
+
+/** Grid coordinates of the stored chunks of an array, from a listing (or undefined when the store cannot list). */
+async function storedChunks(array: ZarrArray): Promise<number[][] | undefined> {
+  const store = array.store;
+  if (!isListable(store)) return undefined;
+  const prefix = prefixOf(array.path);
+  const encoding = array.metadata.chunkKeyEncoding;
+  const found: number[][] = [];
+  for await (const key of store.listPrefix(prefix)) {
+    const coords = encoding.decode(key.slice(prefix.length), array.ndim);
+    if (coords) found.push(coords);
+  }
+  return found;
+}
+
+function* gridOutside(oldGrid: readonly number[], newGrid: readonly number[]): Generator<number[]> {
+  if (oldGrid.some((n) => n === 0)) return;
+  const index = new Array<number>(oldGrid.length).fill(0);
+  for (;;) {
+    if (index.some((c, axis) => c >= newGrid[axis])) yield [...index];
+    let axis = oldGrid.length - 1;
+    for (; axis >= 0; axis--) {
+      if (++index[axis] < oldGrid[axis]) break;
+      index[axis] = 0;
+    }
+    if (axis < 0) return;
+  }
+}
+
+/**
+ * Before a shrink: deletes the chunks wholly outside the new shape, and resets to the fill
+ * value the parts of the new edge chunks that fall outside it.
+ */
+export async function shrinkChunks(
+  array: ZarrArray,
+  next: readonly number[],
+  options: { signal?: AbortSignal; concurrency?: number },
+): Promise<void> {
+  const old = array.shape;
+  if (next.every((n, axis) => n >= old[axis])) return;
+  const grid = array.metadata.chunkGrid;
+  const oldGrid = grid.gridShape(old);
+  const newGrid = grid.gridShape(next);
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const listed = await storedChunks(array);
+  const outside = listed
+    ? listed.filter((coords) => coords.some((c, axis) => c >= newGrid[axis]))
+    : gridOutside(oldGrid, newGrid);
+  await forEachConcurrent(outside, concurrency, (coords) => array.io.delete(coords, options), options.signal);
+  // What stays of the old extent beyond the new one, inside the chunks that remain.
+  for (let axis = 0; axis < old.length; axis++) {
+    if (next[axis] >= old[axis] || next[axis] % grid.chunkShape[axis] === 0) continue;
+    const keptEnd = (i: number) => Math.min(old[i], newGrid[i] * grid.chunkShape[i]);
+    const selection = old.map((_, i) => (i === axis ? slice(next[axis], keptEnd(axis)) : slice(0, keptEnd(i))));
+    const indexer: Indexer = new BasicIndexer(selection, old, array.access.chunkShape);
+    await resetToFill(array, indexer, options);
+  }
+}
+
+async function resetToFill(array: ZarrArray, indexer: Indexer, options: { signal?: AbortSignal; concurrency?: number }): Promise<void> {
+  const source = { scalar: array.metadata.fillValue };
+  const parts: ChunkPart[] = [];
+  for (const part of indexer.parts()) parts.push(part);
+  // Only chunks that exist need resetting; writing the fill value into missing ones would be a no-op.
+  const existing: ChunkPart[] = [];
+  await forEachConcurrent(parts, options.concurrency ?? DEFAULT_CONCURRENCY, async (part) => {
+    if ((await array.io.readRaw(part.coords, options)) !== undefined) existing.push(part);
+  });
+  await array.access.writeParts(existing, source, options, () => {});
+}
