@@ -24,7 +24,9 @@ import {
   product,
 } from "@z/metadata";
 import { isWritable, joinKey, type Readable, ReadOnlyError, type Writable } from "@z/store-core";
+import { ShardingCodec } from "@z/codecs";
 import type { ChunkAccess } from "./chunk-access.js";
+import { ShardedAccess } from "./sharded-access.js";
 import { ChunkIo } from "./chunk-io.js";
 import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
@@ -58,7 +60,13 @@ export class ZarrArray<C extends Container = Container> {
 
   private static stateFor(store: Readable, path: string, metadata: ArrayMetadata) {
     const io = new ChunkIo(store, path, metadata);
-    return { metadata, io, access: io as ChunkAccess };
+    const { arrayToArray, arrayToBytes, bytesToBytes } = io.pipeline;
+    // Sharded reads go inner chunk by inner chunk, unless codecs around the sharding codec
+    // transform whole shards; then a shard is just a chunk, decoded whole.
+    const sharded =
+      arrayToBytes.codec instanceof ShardingCodec && arrayToArray.length === 0 && bytesToBytes.length === 0;
+    const access: ChunkAccess = sharded ? new ShardedAccess(io, arrayToBytes.codec as ShardingCodec) : io;
+    return { metadata, io, access };
   }
 
   /** The array's metadata (replaced, not mutated, by resize and attribute updates). */

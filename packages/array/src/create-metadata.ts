@@ -9,6 +9,7 @@ import {
   type JsonValue,
   MetadataError,
   type NamedConfig,
+  namedConfigToJson,
   RegularChunkGrid,
   resolveDataTypeV2,
   resolveDataTypeV3,
@@ -29,8 +30,19 @@ export interface ArrayOptions {
    * `">f8"`: its byte order is used) or a DataType object.
    */
   dtype: string | DataType;
-  /** The chunk shape; by default chosen so a chunk holds about 1 MiB. */
+  /**
+   * The chunk shape; by default chosen so a chunk holds about 1 MiB. With `shards`, the inner
+   * chunk shape (the unit of reading), as in zarr-python.
+   */
   chunks?: readonly number[];
+  /**
+   * The shard shape (v3): chunks are stored many to a shard object with an index, through the
+   * `sharding_indexed` codec; the filters, serializer and compressors apply to each inner chunk.
+   * Each extent must be a multiple of the chunk's.
+   */
+  shards?: readonly number[];
+  /** Where shards keep their index (default "end"). */
+  shardIndexLocation?: "start" | "end";
   /** The fill value (default 0, or false for bool). `null` is allowed for v2 only. */
   fillValue?: unknown;
   /** 2 or 3 (default 3). */
@@ -105,6 +117,22 @@ function keyEncoding(options: ArrayOptions): ChunkKeyEncoding {
   return spec.name === "v2" ? new V2ChunkKeyEncoding(spec.separator ?? ".") : new DefaultChunkKeyEncoding(spec.separator ?? "/");
 }
 
+function shardingEntry(chunks: readonly number[], inner: readonly NamedConfig[], location: "start" | "end"): NamedConfig {
+  return {
+    name: "sharding_indexed",
+    configuration: {
+      chunk_shape: [...chunks],
+      codecs: inner.map(namedConfigToJson),
+      index_codecs: [
+        { name: "bytes", configuration: { endian: "little" } },
+        { name: "crc32c" },
+      ],
+      index_location: location,
+    },
+    mustUnderstand: true,
+  };
+}
+
 /**
  * Builds the metadata of a new array from creation options, validating them.
  * @throws MetadataError for options that cannot make valid metadata
@@ -120,11 +148,22 @@ export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
     "chunks option",
   );
   const fill = fillValueOf(options, dataType, format);
-  const codecs = codecList(options, dataType, endian, shape.length);
+  let codecs = codecList(options, dataType, endian, shape.length);
+  let gridShape = chunks;
+  if (options.shards) {
+    if (format !== 3) throw new MetadataError("Sharding needs Zarr v3; zarrFormat 2 has no shards");
+    gridShape = validateChunkShape([...options.shards], shape.length, "shards option");
+    gridShape.forEach((n, axis) => {
+      if (n % chunks[axis] !== 0) {
+        throw new MetadataError(`The shard shape [${gridShape}] must be a multiple of the chunk shape [${chunks}] (axis ${axis})`);
+      }
+    });
+    codecs = [shardingEntry(chunks, codecs, options.shardIndexLocation ?? "end")];
+  }
   const common = {
     shape,
     dataType,
-    chunkGrid: new RegularChunkGrid(chunks),
+    chunkGrid: new RegularChunkGrid(gridShape),
     fillValue: fill.value,
     fillValueJson: fill.json,
     attributes: options.attributes ?? {},

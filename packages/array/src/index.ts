@@ -22,3 +22,5 @@ export * from "./chunk-access.js";
 export * from "./info.js";
 export * from "./resize.js";
 export * from "./sharding-config.js";
+export * from "./lru.js";
+export * from "./sharded-access.js";

@@ -6,11 +6,30 @@
  */
 import "./builtins.js";
 
+export * from "./compressors/adler32.js";
+export * from "./compressors/checksum32.js";
+export * from "./compressors/crc32.js";
+export * from "./compressors/gzip.js";
+export * from "./compressors/lz4.js";
+export * from "./compressors/zlib.js";
+export * from "./compressors/zstd.js";
 export * from "./core/bytes.js";
 export * from "./core/crc32c-codec.js";
 export * from "./core/transpose.js";
 export * from "./crc32c.js";
 export * from "./errors.js";
+export * from "./filters/astype.js";
+export * from "./filters/bitround.js";
+export * from "./filters/delta.js";
+export * from "./filters/fixed-scale-offset.js";
+export * from "./filters/packbits.js";
+export * from "./filters/quantize.js";
+export * from "./filters/shuffle.js";
+export * from "./filters/types.js";
 export * from "./pipeline.js";
 export * from "./registry.js";
 export * from "./types.js";
+export * from "./blosc/public.js";
+export * from "./sharding/codec.js";
+export * from "./sharding/config.js";
+export * from "./sharding/shard-index.js";

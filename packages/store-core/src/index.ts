@@ -10,3 +10,4 @@ export * from "./normalize.js";
 export * from "./range.js";
 export * from "./store.js";
 export * from "./wrappers.js";
+export * from "./coalesce.js";

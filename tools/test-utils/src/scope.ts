@@ -15,7 +15,6 @@ const DEFERRED_DTYPES: [RegExp, string][] = [
 
 const DEFERRED_CODECS: [RegExp, string][] = [
   [/"(id|name)":\s*"(numcodecs\.)?bz2"/, "the bz2 compressor"],
-  [/"name":\s*"sharding_indexed"/, "the sharding_indexed codec"],
 ];
 
 /** Why a fixture array is left out of the conformance run, or undefined when it is read. */

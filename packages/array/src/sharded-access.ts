@@ -1,0 +1,214 @@
+import { type ShardIndex, type ShardingCodec } from "@z/codecs";
+import type { ChunkPart, WriteSource } from "@z/indexing";
+import { type Chunk, copyStrided } from "@z/metadata";
+import { coalesceSpans, type Readable, type Span, splitCoalesced, type Writable } from "@z/store-core";
+import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
+import { type ChunkIo, locate } from "./chunk-io.js";
+import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { DecodeError } from "@z/codecs";
+import { LruCache } from "./lru.js";
+
+/** Options of sharded reads. */
+export interface ShardedAccessOptions {
+  /** Bytes of shard indexes kept in memory, most recently used first (default 16 MiB). */
+  indexCacheBytes?: number;
+  /** Inner chunks closer than this many bytes in a shard are fetched with one request (default 64 KiB). */
+  coalesceGap?: number;
+}
+
+interface ShardGroup {
+  coords: number[];
+  items: { part: ChunkPart; inner: number }[];
+}
+
+/**
+ * Reads and writes a sharded array inner chunk by inner chunk. Selections are projected onto
+ * the inner chunks; a read fetches each touched shard's index with one ranged request (cached
+ * in a bounded LRU), then only the inner chunks it needs, with near ones merged into one
+ * request. A write touches only the shards in the region, re-encodes only the inner chunks it
+ * changes (the others are copied as stored), leaves out inner chunks equal to the fill value,
+ * and deletes a shard left with none.
+ */
+export class ShardedAccess implements ChunkAccess {
+  readonly chunkShape: readonly number[];
+  private readonly indexes: LruCache<string, ShardIndex | null>;
+  private readonly gap: number;
+
+  constructor(
+    private readonly io: ChunkIo,
+    private readonly codec: ShardingCodec,
+    options: ShardedAccessOptions = {},
+  ) {
+    this.chunkShape = codec.configuration.chunkShape;
+    this.indexes = new LruCache(options.indexCacheBytes ?? 16 << 20);
+    this.gap = options.coalesceGap ?? 64 << 10;
+  }
+
+  private get store(): Readable {
+    return this.io.store;
+  }
+
+  private group(parts: Iterable<ChunkPart>): ShardGroup[] {
+    const cps = this.codec.chunksPerShard;
+    const groups = new Map<string, ShardGroup>();
+    for (const part of parts) {
+      const coords = part.coords.map((c, axis) => Math.floor(c / cps[axis]));
+      const key = coords.join(",");
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { coords, items: [] }));
+      group.items.push({ part, inner: this.codec.innerIndex(part.coords.map((c, axis) => c % cps[axis])) });
+    }
+    return [...groups.values()];
+  }
+
+  /** The index of a shard (cached), or undefined when the shard does not exist. */
+  async shardIndex(coords: readonly number[], options: AccessOptions = {}): Promise<ShardIndex | undefined> {
+    const key = this.io.chunkKey(coords);
+    const cached = this.indexes.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    const bytes = await this.store.get(key, { range: this.codec.indexRange(), signal: options.signal });
+    if (bytes === undefined) {
+      this.indexes.set(key, null, 64);
+      return undefined;
+    }
+    let index: ShardIndex;
+    try {
+      index = await this.codec.decodeIndex(bytes);
+    } catch (error) {
+      throw locate(error, `shard /${key}`);
+    }
+    this.indexes.set(key, index, index.entries.byteLength + 64);
+    return index;
+  }
+
+  /** Fetches byte spans of one shard, merging near ones into one request. */
+  private async fetchSpans(key: string, spans: Span[], options: AccessOptions): Promise<Uint8Array[]> {
+    const merged = coalesceSpans(spans, this.gap);
+    const ranges = merged.map(({ offset, length }) => ({ offset, length }));
+    const fetched = this.store.getRanges
+      ? await this.store.getRanges(key, ranges, { signal: options.signal })
+      : await Promise.all(ranges.map((range) => this.store.get(key, { range, signal: options.signal })));
+    if (!fetched || fetched.some((b) => b === undefined)) {
+      throw new DecodeError(`shard /${key} disappeared while it was being read`);
+    }
+    return splitCoalesced(spans, merged, fetched as Uint8Array[]);
+  }
+
+  async readParts(
+    parts: Iterable<ChunkPart>,
+    visit: (part: ChunkPart, chunk: Chunk | undefined) => void,
+    options: AccessOptions,
+  ): Promise<void> {
+    await forEachConcurrent(
+      this.group(parts),
+      options.concurrency ?? DEFAULT_CONCURRENCY,
+      async (group) => {
+        const key = this.io.chunkKey(group.coords);
+        const index = await this.shardIndex(group.coords, options);
+        const present: { part: ChunkPart; inner: number; span: Span }[] = [];
+        for (const item of group.items) {
+          const entry = index?.entry(item.inner);
+          if (entry) present.push({ ...item, span: { offset: entry.offset, length: entry.nbytes } });
+          else visit(item.part, undefined);
+        }
+        if (present.length === 0) return;
+        const bytes = await this.fetchSpans(key, present.map((p) => p.span), options);
+        await Promise.all(
+          present.map(async ({ part, inner, span }, i) => {
+            if (bytes[i].length !== span.length) {
+              throw new DecodeError(
+                `shard /${key}: inner chunk [${this.codec.innerCoords(inner)}] is indexed at bytes ${span.offset}..${span.offset + span.length}, past the end of the shard`,
+              );
+            }
+            const chunk = await this.codec.decodeInner(bytes[i], inner).catch((e) => {
+              throw locate(e, `shard /${key}`);
+            });
+            visit(part, chunk);
+          }),
+        );
+      },
+      options.signal,
+    );
+  }
+
+  /** Whether the parts of a shard cover every inner chunk of it that lies inside the array. */
+  private coversShard(group: ShardGroup): boolean {
+    const shape = this.io.metadata.shape;
+    const covered = new Set(group.items.filter((i) => i.part.covers(this.chunkShape, shape)).map((i) => i.inner));
+    for (let inner = 0; inner < this.codec.innerCount; inner++) {
+      const coords = this.codec.innerCoords(inner);
+      const inside = coords.every(
+        (c, axis) => (group.coords[axis] * this.codec.chunksPerShard[axis] + c) * this.chunkShape[axis] < shape[axis],
+      );
+      if (inside && !covered.has(inner)) return false;
+    }
+    return true;
+  }
+
+  /** The encoded inner chunks of a stored shard (undefined for empty ones, and when it does not exist). */
+  private async storedChunks(key: string, options: AccessOptions): Promise<(Uint8Array | undefined)[]> {
+    const chunks = new Array<Uint8Array | undefined>(this.codec.innerCount).fill(undefined);
+    const shard = await this.store.get(key, { signal: options.signal });
+    if (!shard) return chunks;
+    const at = this.codec.indexLocation === "start" ? 0 : shard.length - this.codec.indexSize;
+    try {
+      const index = await this.codec.decodeIndex(shard.subarray(Math.max(0, at), Math.max(0, at) + this.codec.indexSize));
+      for (let i = 0; i < this.codec.innerCount; i++) {
+        const entry = index.entry(i, shard.length);
+        if (entry) chunks[i] = shard.subarray(entry.offset, entry.offset + entry.nbytes);
+      }
+    } catch (error) {
+      throw locate(error, `shard /${key}`);
+    }
+    return chunks;
+  }
+
+  async writeParts(parts: Iterable<ChunkPart>, source: WriteSource, options: AccessOptions, done: () => void): Promise<void> {
+    const store = this.store as Readable & Writable;
+    const { dataType, fillValue, shape } = this.io.metadata;
+    await forEachConcurrent(
+      this.group(parts),
+      options.concurrency ?? DEFAULT_CONCURRENCY,
+      async (group) => {
+        const key = this.io.chunkKey(group.coords);
+        const chunks = this.coversShard(group)
+          ? new Array<Uint8Array | undefined>(this.codec.innerCount).fill(undefined)
+          : await this.storedChunks(key, options);
+        for (const { part, inner } of group.items) {
+          const chunk = this.innerFill();
+          const stored = chunks[inner];
+          if (stored && !part.covers(this.chunkShape, shape)) {
+            const decoded = await this.codec.decodeInner(stored, inner);
+            copyStrided(
+              { data: decoded.data, offset: 0, stride: decoded.stride },
+              { data: chunk.data, offset: 0, stride: chunk.stride },
+              chunk.shape,
+              dataType.lanes,
+            );
+          }
+          part.write(chunk, source, dataType);
+          chunks[inner] = dataType.isAllFill(chunk.data, fillValue) ? undefined : await this.codec.inner.encode(chunk);
+          done();
+        }
+        const shard = await this.codec.assemble(chunks);
+        this.indexes.delete(key);
+        if (shard) await store.set(key, shard, { signal: options.signal });
+        else await store.delete(key, { signal: options.signal });
+      },
+      options.signal,
+    );
+  }
+
+  private innerFill(): Chunk {
+    const spec = this.codec.innerSpec;
+    const data = spec.dataType.create(spec.shape.reduce((a, b) => a * b, 1));
+    spec.dataType.fill(data, spec.fillValue);
+    const stride: number[] = [];
+    let step = 1;
+    for (let i = spec.shape.length - 1; i >= 0; i--) {
+      stride[i] = step;
+      step *= spec.shape[i];
+    }
+    return { data, shape: [...spec.shape], stride };
+  }
+}
