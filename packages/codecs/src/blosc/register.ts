@@ -1,2 +1,7 @@
-// Registers the blosc codecs; filled in by the blosc implementation.
-export {};
+import { registerCodec } from "../registry.js";
+import { BloscCodec } from "./codec.js";
+
+registerCodec("blosc", (configuration, context) => BloscCodec.fromV3Config(configuration, context));
+registerCodec("numcodecs.blosc", (configuration, context) =>
+  BloscCodec.fromNumcodecsConfig(configuration, context),
+);

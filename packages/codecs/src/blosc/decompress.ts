@@ -1,0 +1,212 @@
+import { DecodeError } from "../errors.js";
+import type { BytesDecodeOptions } from "../types.js";
+import { bitunshuffleBlock } from "./bitshuffle.js";
+import { MAX_SPLITS, MIN_BUFFERSIZE } from "./blocksize.js";
+import { blosclzDecompress } from "./blosclz.js";
+import {
+  BLOSC_HEADER_SIZE,
+  type BloscHeader,
+  FLAG_BIT_SHUFFLE,
+  FLAG_BYTE_SHUFFLE,
+  readBloscHeader,
+  readInt32,
+  validateBloscHeader,
+} from "./header.js";
+import { lz4Decompress } from "./lz4.js";
+import { unshuffleBlock } from "./shuffle.js";
+import { snappyDecompress } from "./snappy.js";
+import { zlibDecompress } from "./zlib.js";
+import { zstdDecompress } from "./zstd.js";
+
+/** Decodes one stream into `dst[dstStart, dstEnd)`, returning the number of bytes written. */
+type StreamDecoder = (
+  src: Uint8Array,
+  start: number,
+  end: number,
+  dst: Uint8Array,
+  dstStart: number,
+  dstEnd: number,
+) => number;
+
+const SYNC_DECODERS: Record<string, StreamDecoder> = {
+  blosclz: blosclzDecompress,
+  lz4: lz4Decompress,
+  snappy: snappyDecompress,
+  zlib: zlibDecompress,
+};
+
+/** The layout of one block: its size, where it goes, how many streams it has. */
+interface Block {
+  index: number;
+  bsize: number;
+  nsplits: number;
+  neblock: number;
+  unshuffle: 0 | 1 | 2;
+}
+
+/**
+ * Decodes a Blosc1 frame as c-blosc 1.x writes it (every compressor, byte and bit shuffle,
+ * split and unsplit blocks, uncompressed frames). The header, every block offset and every
+ * stream size are checked against the input and the bound before any output is allocated;
+ * each stream must decode to exactly its size.
+ * @throws DecodeError for anything malformed, truncated or larger than the bound
+ */
+export async function bloscDecompress(
+  frame: Uint8Array,
+  options: BytesDecodeOptions,
+): Promise<Uint8Array> {
+  return decodeBloscFrame(frame, options);
+}
+
+/**
+ * {@link bloscDecompress}, synchronous for every compressor but zstd (whose WebAssembly decoder
+ * is asynchronous).
+ */
+export function decodeBloscFrame(
+  frame: Uint8Array,
+  options: BytesDecodeOptions,
+): Uint8Array | Promise<Uint8Array> {
+  const header = readBloscHeader(frame);
+  validateBloscHeader(header, frame.length, options.maxSize, options.expectedSize);
+  const { nbytes } = header;
+  if (nbytes === 0) return new Uint8Array(0);
+  if (header.memcpyed) return frame.subarray(BLOSC_HEADER_SIZE, BLOSC_HEADER_SIZE + nbytes);
+  const blocks = checkLayout(frame, header);
+  if (header.compressor === "zstd") return decodeZstdFrame(frame, header, blocks);
+  const decode = SYNC_DECODERS[header.compressor];
+  const out = new Uint8Array(nbytes);
+  const tmp = scratchFor(header);
+  for (const block of blocks) {
+    const dst = block.unshuffle ? tmp : out;
+    const dstBase = block.unshuffle ? 0 : block.index * header.blocksize;
+    let pos = readInt32(frame, BLOSC_HEADER_SIZE + 4 * block.index);
+    for (let s = 0; s < block.nsplits; s++) {
+      const cbytes = readInt32(frame, pos);
+      pos += 4;
+      const at = dstBase + s * block.neblock;
+      if (cbytes === block.neblock) {
+        dst.set(frame.subarray(pos, pos + cbytes), at);
+      } else {
+        const n = decode(frame, pos, pos + cbytes, dst, at, at + block.neblock);
+        if (n !== block.neblock) throw shortStream(header, block, n);
+      }
+      pos += cbytes;
+    }
+    finishBlock(header, block, tmp, out);
+  }
+  return out;
+}
+
+async function decodeZstdFrame(
+  frame: Uint8Array,
+  header: BloscHeader,
+  blocks: Block[],
+): Promise<Uint8Array> {
+  const out = new Uint8Array(header.nbytes);
+  // Not the shared scratch buffer: other decodes may run while this one awaits.
+  const tmp = blocks.some((b) => b.unshuffle) ? new Uint8Array(header.blocksize) : out;
+  for (const block of blocks) {
+    const dst = block.unshuffle ? tmp : out;
+    const dstBase = block.unshuffle ? 0 : block.index * header.blocksize;
+    let pos = readInt32(frame, BLOSC_HEADER_SIZE + 4 * block.index);
+    for (let s = 0; s < block.nsplits; s++) {
+      const cbytes = readInt32(frame, pos);
+      pos += 4;
+      const stream = frame.subarray(pos, pos + cbytes);
+      const decoded =
+        cbytes === block.neblock ? stream : await zstdDecompress(stream, block.neblock);
+      dst.set(decoded, dstBase + s * block.neblock);
+      pos += cbytes;
+    }
+    finishBlock(header, block, tmp, out);
+  }
+  return out;
+}
+
+/** Undoes the shuffle of a block decoded into `tmp`, writing it to its place in `out`. */
+function finishBlock(header: BloscHeader, block: Block, tmp: Uint8Array, out: Uint8Array): void {
+  const at = block.index * header.blocksize;
+  if (block.unshuffle === 1) unshuffleBlock(header.typesize, block.bsize, tmp, 0, out, at);
+  else if (block.unshuffle === 2) bitunshuffleBlock(header.typesize, block.bsize, tmp, 0, out, at);
+}
+
+/**
+ * Checks every block offset and stream size against the frame, without decoding, and returns
+ * the blocks' layout. The streams of a block must fit between its start and the frame end.
+ */
+function checkLayout(frame: Uint8Array, header: BloscHeader): Block[] {
+  const { nbytes, blocksize, typesize, cbytes, flags } = header;
+  const nblocks = Math.ceil(nbytes / blocksize);
+  const leftover = nbytes % blocksize;
+  const tableEnd = BLOSC_HEADER_SIZE + 4 * nblocks;
+  if (tableEnd > cbytes) {
+    throw new DecodeError(
+      `blosc: ${nblocks} blocks need a ${4 * nblocks}-byte offset table, but the frame has ${cbytes} bytes; the chunk is truncated or corrupt`,
+    );
+  }
+  const blocks: Block[] = new Array(nblocks);
+  for (let j = 0; j < nblocks; j++) {
+    const isLeftover = j === nblocks - 1 && leftover > 0;
+    const bsize = isLeftover ? leftover : blocksize;
+    // c-blosc's rule, including the conditions kept for frames written before the split flag.
+    const split =
+      !header.dontSplit &&
+      typesize <= MAX_SPLITS &&
+      Math.floor(bsize / typesize) >= MIN_BUFFERSIZE &&
+      !isLeftover;
+    const nsplits = split ? typesize : 1;
+    if (bsize % nsplits !== 0) {
+      throw new DecodeError(
+        `blosc: block size ${bsize} is not a multiple of the type size ${typesize} its streams are split by`,
+      );
+    }
+    const unshuffle =
+      flags & FLAG_BYTE_SHUFFLE && typesize > 1
+        ? 1
+        : flags & FLAG_BIT_SHUFFLE && bsize >= typesize
+          ? 2
+          : 0;
+    const block: Block = { index: j, bsize, nsplits, neblock: bsize / nsplits, unshuffle };
+    blocks[j] = block;
+    let pos = readInt32(frame, BLOSC_HEADER_SIZE + 4 * j);
+    if (pos < tableEnd || pos > cbytes - 4) {
+      throw new DecodeError(
+        `blosc: block ${j} starts at byte ${pos}, outside the data area ${tableEnd}..${cbytes - 4}`,
+      );
+    }
+    for (let s = 0; s < nsplits; s++) {
+      if (pos + 4 > cbytes)
+        throw new DecodeError(
+          `blosc: stream ${s} of block ${j} starts past the end of the frame (byte ${pos} of ${cbytes})`,
+        );
+      const size = readInt32(frame, pos);
+      pos += 4;
+      if (size < 0 || size > cbytes - pos) {
+        throw new DecodeError(
+          `blosc: stream ${s} of block ${j} claims ${size} bytes at byte ${pos}, past the end of the ${cbytes}-byte frame`,
+        );
+      }
+      pos += size;
+    }
+  }
+  return blocks;
+}
+
+function shortStream(header: BloscHeader, block: Block, n: number): DecodeError {
+  return new DecodeError(
+    `blosc: corrupt ${header.compressor} stream in block ${block.index}: it decodes to ${n} bytes, the block needs ${block.neblock}`,
+  );
+}
+
+let scratch = new Uint8Array(0);
+const SCRATCH_KEEP = 8 << 20;
+
+/** A buffer for one shuffled block, reused between calls when it is not too large. */
+function scratchFor(header: BloscHeader): Uint8Array {
+  if (!(header.flags & (FLAG_BYTE_SHUFFLE | FLAG_BIT_SHUFFLE))) return scratch;
+  const size = header.blocksize;
+  if (scratch.length >= size) return scratch;
+  const buffer = new Uint8Array(size);
+  if (size <= SCRATCH_KEEP) scratch = buffer;
+  return buffer;
+}

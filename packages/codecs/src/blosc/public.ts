@@ -1,0 +1,10 @@
+// The blosc symbols the package exports (the stream codecs and helpers stay internal).
+export {
+  BloscCodec,
+  type BloscSettings,
+  type BloscShuffleCode,
+  type BloscShuffleName,
+} from "./codec.js";
+export { type BloscCompressOptions, bloscCompress } from "./compress.js";
+export { bloscDecompress } from "./decompress.js";
+export { BLOSC_CNAMES, type BloscCname, type BloscHeader, readBloscHeader } from "./header.js";
