@@ -65,6 +65,8 @@ function flattenNested(value: unknown[]): { items: unknown[]; shape: number[] } 
  */
 export function resolveValue(value: SetValue, shape: readonly number[], dataType: DataType): WriteSource {
   const n = product(shape);
+  // Element types whose scalars are objects (complex {re, im}, records, dates) say which values are one element.
+  if (dataType.isScalar?.(value)) return { scalar: dataType.coerce(value) };
   if (typeof value !== "object" || value === null) return { scalar: dataType.coerce(value) };
   if (isTypedArray(value) || Array.isArray(value)) {
     let data: Container = value as Container;

@@ -7,10 +7,12 @@
 import "./builtins.js";
 
 export * from "./compressors/adler32.js";
+export * from "./compressors/bz2.js";
 export * from "./compressors/checksum32.js";
 export * from "./compressors/crc32.js";
 export * from "./compressors/gzip.js";
 export * from "./compressors/lz4.js";
+export * from "./compressors/lzma.js";
 export * from "./compressors/zlib.js";
 export * from "./compressors/zstd.js";
 export * from "./core/bytes.js";
@@ -20,6 +22,7 @@ export * from "./crc32c.js";
 export * from "./errors.js";
 export * from "./filters/astype.js";
 export * from "./filters/bitround.js";
+export * from "./filters/categorize.js";
 export * from "./filters/delta.js";
 export * from "./filters/fixed-scale-offset.js";
 export * from "./filters/packbits.js";

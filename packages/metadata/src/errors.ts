@@ -1,4 +1,4 @@
-/** Brand shared by every error class of the @z packages (see `isZarrError` in @z/store-core). */
+/** Brand shared by every error class of the `@z` packages (see `isZarrError` in `@z/store-core`). */
 const ZARR_ERROR_BRAND = Symbol.for("@z/error");
 
 /**

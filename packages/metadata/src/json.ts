@@ -192,7 +192,8 @@ function write(value: unknown, indent: number, pad: string): string {
     if (!Number.isFinite(value)) return value > 0 ? '"Infinity"' : '"-Infinity"';
     return JSON.stringify(value);
   }
-  if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value === "string") return asciiJsonString(value);
+  if (typeof value === "boolean") return JSON.stringify(value);
   const inner = indent > 0 ? pad + " ".repeat(indent) : "";
   const nl = indent > 0 ? "\n" : "";
   const sep = indent > 0 ? ": " : ":";
@@ -204,10 +205,18 @@ function write(value: unknown, indent: number, pad: string): string {
   if (typeof value === "object") {
     const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return "{}";
-    const items = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}${sep}${write(v, indent, inner)}`);
+    const items = entries.map(([k, v]) => `${inner}${asciiJsonString(k)}${sep}${write(v, indent, inner)}`);
     return `{${nl}${items.join(`,${nl}`)}${nl}${pad}}`;
   }
   throw new TypeError(`Cannot serialise a ${typeof value} as JSON`);
+}
+
+/**
+ * A JSON string literal with every non-ASCII character escaped as `\uXXXX`, as Python's json
+ * module writes by default: zarr-python 2 reads metadata as ASCII and fails on raw UTF-8.
+ */
+function asciiJsonString(text: string): string {
+  return JSON.stringify(text).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Encodes a JSON value as UTF-8 bytes (see {@link stringifyJson}). */

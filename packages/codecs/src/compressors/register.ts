@@ -1,8 +1,10 @@
 // Registers the compressors (gzip, zlib, zstd, lz4) and numcodecs' 32-bit checksum codecs.
 import { registerCodec } from "../registry.js";
+import { Bz2Codec } from "./bz2.js";
 import { Checksum32Codec } from "./checksum32.js";
 import { GzipCodec } from "./gzip.js";
 import { Lz4Codec } from "./lz4.js";
+import { LzmaCodec } from "./lzma.js";
 import { ZlibCodec } from "./zlib.js";
 import { ZstdCodec } from "./zstd.js";
 
@@ -29,3 +31,5 @@ registerCodec("numcodecs.crc32c", (configuration) =>
 registerCodec("numcodecs.adler32", (configuration) =>
   Checksum32Codec.fromConfig(configuration, "adler32"),
 );
+registerCodec("numcodecs.bz2", (configuration) => Bz2Codec.fromConfig(configuration));
+registerCodec("numcodecs.lzma", (configuration) => LzmaCodec.fromConfig(configuration));

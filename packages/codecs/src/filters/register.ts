@@ -3,6 +3,7 @@
 import { registerCodec } from "../registry.js";
 import { AsTypeCodec } from "./astype.js";
 import { BitRoundCodec } from "./bitround.js";
+import { CategorizeCodec } from "./categorize.js";
 import { DeltaCodec } from "./delta.js";
 import { FixedScaleOffsetCodec } from "./fixed-scale-offset.js";
 import { PackBitsCodec } from "./packbits.js";
@@ -29,4 +30,7 @@ registerCodec("numcodecs.packbits", (configuration, { spec }) =>
 );
 registerCodec("numcodecs.shuffle", (configuration, { spec }) =>
   ShuffleCodec.fromConfig(configuration, spec),
+);
+registerCodec("numcodecs.categorize", (configuration, { spec }) =>
+  CategorizeCodec.fromConfig(configuration, spec),
 );

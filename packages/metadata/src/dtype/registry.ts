@@ -1,6 +1,7 @@
 import { UnknownDataTypeError } from "../errors.js";
 import { isJsonObject, type JsonValue } from "../json.js";
 import { numericDataTypes } from "./numeric.js";
+import { registerFixedSizeDataTypes } from "./register-fixed.js";
 import type { DataType, Endian } from "./types.js";
 
 /** A data type read from v2 metadata, with the byte order its type string names. */
@@ -96,3 +97,4 @@ export function registeredDataTypeNames(): string[] {
 }
 
 for (const dataType of numericDataTypes) registerDataType(dataType);
+registerFixedSizeDataTypes();

@@ -62,6 +62,12 @@ export interface DataType<S = unknown, C extends Container = Container> {
   fillToJson(value: S, format: ZarrFormat): JsonValue;
   /** Converts a value a user passed (a number for a bigint type, say) into the scalar type. */
   coerce(value: unknown): S;
+  /**
+   * Whether a value passed to `set` is one element of this type rather than a block of them,
+   * for types whose elements are objects (`{re, im}`, a record) or byte strings. Absent for
+   * types whose elements are primitives.
+   */
+  isScalar?(value: unknown): boolean;
   /** Writes `value` into elements `[start, end)` of a container. */
   fill(data: C, value: S, start?: number, end?: number): void;
   /** Whether every element of the container equals `value` (NaN equals NaN here). */

@@ -1,0 +1,250 @@
+import { FillValueError } from "../errors.js";
+import type { JsonValue } from "../json.js";
+import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
+import { floatToJson, parseFloatFill } from "./numeric.js";
+import type { DataType, Endian, ZarrFormat } from "./types.js";
+
+/** One complex number: the element type of `complex64` and `complex128` arrays. */
+export interface Complex {
+  /** The real part. */
+  re: number;
+  /** The imaginary part. */
+  im: number;
+}
+
+/** Accessors shared by the two complex containers (a TypedArray of interleaved re, im). */
+interface ComplexAccessors {
+  /** The number of complex elements (half the TypedArray length). */
+  readonly count: number;
+  /** The real part of element `index`. */
+  real(index: number): number;
+  /** The imaginary part of element `index`. */
+  imag(index: number): number;
+  /** Element `index` as `{re, im}`. */
+  getComplex(index: number): Complex;
+  /** Sets element `index`. */
+  setComplex(index: number, re: number, im?: number): void;
+  /** The elements as an array of `{re, im}`. */
+  toComplexArray(): Complex[];
+}
+
+/**
+ * The container of `complex64` arrays: a Float32Array holding real and imaginary parts
+ * interleaved (`[re0, im0, re1, im1, ...]`, the memory layout of NumPy and C), so every
+ * TypedArray operation and copy kernel works on it unchanged, with complex accessors on top.
+ * Its `length` counts float slots; `count` counts complex elements.
+ *
+ * ```ts
+ * const z = Complex64Array.ofCount(2);
+ * z.setComplex(1, 1.5, -2);
+ * z.getComplex(1); // {re: 1.5, im: -2}
+ * ```
+ */
+export class Complex64Array extends Float32Array implements ComplexAccessors {
+  get count(): number {
+    return this.length >> 1;
+  }
+  real(index: number): number {
+    return this[2 * index];
+  }
+  imag(index: number): number {
+    return this[2 * index + 1];
+  }
+  getComplex(index: number): Complex {
+    return { re: this[2 * index], im: this[2 * index + 1] };
+  }
+  setComplex(index: number, re: number, im = 0): void {
+    this[2 * index] = re;
+    this[2 * index + 1] = im;
+  }
+  toComplexArray(): Complex[] {
+    return Array.from({ length: this.count }, (_, i) => this.getComplex(i));
+  }
+  /** A zeroed container of `count` complex elements. */
+  static ofCount(count: number): Complex64Array {
+    return new Complex64Array(2 * count);
+  }
+  /** A container holding the given complex numbers. */
+  static fromComplex(values: Iterable<Complex>): Complex64Array {
+    const items = [...values];
+    const out = Complex64Array.ofCount(items.length);
+    for (let i = 0; i < items.length; i++) out.setComplex(i, items[i].re, items[i].im);
+    return out;
+  }
+}
+
+/** The container of `complex128` arrays: like {@link Complex64Array}, over a Float64Array. */
+export class Complex128Array extends Float64Array implements ComplexAccessors {
+  get count(): number {
+    return this.length >> 1;
+  }
+  real(index: number): number {
+    return this[2 * index];
+  }
+  imag(index: number): number {
+    return this[2 * index + 1];
+  }
+  getComplex(index: number): Complex {
+    return { re: this[2 * index], im: this[2 * index + 1] };
+  }
+  setComplex(index: number, re: number, im = 0): void {
+    this[2 * index] = re;
+    this[2 * index + 1] = im;
+  }
+  toComplexArray(): Complex[] {
+    return Array.from({ length: this.count }, (_, i) => this.getComplex(i));
+  }
+  /** A zeroed container of `count` complex elements. */
+  static ofCount(count: number): Complex128Array {
+    return new Complex128Array(2 * count);
+  }
+  /** A container holding the given complex numbers. */
+  static fromComplex(values: Iterable<Complex>): Complex128Array {
+    const items = [...values];
+    const out = Complex128Array.ofCount(items.length);
+    for (let i = 0; i < items.length; i++) out.setComplex(i, items[i].re, items[i].im);
+    return out;
+  }
+}
+
+type ComplexContainer = Complex64Array | Complex128Array;
+
+/** Whether a value is a complex number `{re, im}`. */
+export function isComplex(value: unknown): value is Complex {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Complex).re === "number" &&
+    typeof (value as Complex).im === "number"
+  );
+}
+
+const sameFloat = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
+
+class ComplexType implements DataType<Complex, ComplexContainer> {
+  readonly kind = "complex";
+  readonly lanes = 2;
+  readonly endianSensitive = true;
+  readonly defaultFill: Complex = { re: 0, im: 0 };
+  /** Bytes of one part (4 or 8). */
+  private readonly partSize: number;
+  private readonly ctor: typeof Complex64Array | typeof Complex128Array;
+
+  constructor(
+    readonly name: "complex64" | "complex128",
+    readonly itemSize: 8 | 16,
+  ) {
+    this.partSize = itemSize / 2;
+    this.ctor = itemSize === 8 ? Complex64Array : Complex128Array;
+  }
+
+  create(length: number): ComplexContainer {
+    return new this.ctor(2 * length);
+  }
+
+  toV3(): JsonValue {
+    return this.name;
+  }
+
+  toV2(endian: Endian): JsonValue {
+    return `${endian === "big" ? ">" : "<"}c${this.itemSize}`;
+  }
+
+  encode(data: ComplexContainer, endian: Endian): Uint8Array {
+    if (!needsSwap(endian, this.partSize)) return bytesOf(data);
+    const out = bytesOf(data).slice();
+    swapBytesInPlace(out, this.partSize);
+    return out;
+  }
+
+  decode(bytes: Uint8Array, length: number, endian: Endian): ComplexContainer {
+    const size = this.partSize;
+    const swap = needsSwap(endian, size);
+    const source =
+      swap || bytes.byteOffset % size !== 0 ? bytes.slice(0, length * this.itemSize) : bytes;
+    if (swap) swapBytesInPlace(source, size);
+    return new this.ctor(source.buffer as ArrayBuffer, source.byteOffset, 2 * length);
+  }
+
+  /** `[re, im]`, each part a number, `"NaN"`, `"Infinity"`, `"-Infinity"` or a hex bit pattern. */
+  parseFill(json: JsonValue, format: ZarrFormat): Complex {
+    if (json === null && format === 2) return this.defaultFill;
+    if (format === 2 && typeof json === "number") return { re: this.round(json), im: 0 };
+    if (!Array.isArray(json) || json.length !== 2) {
+      throw new FillValueError(
+        `Invalid ${this.name} fill value ${JSON.stringify(json)}: expected [real, imaginary], e.g. [1.5, "NaN"]`,
+      );
+    }
+    const part = (v: JsonValue) => this.round(parseFloatFill(v, this.partSize, this.name));
+    return { re: part(json[0]), im: part(json[1]) };
+  }
+
+  private round(value: number): number {
+    return this.partSize === 4 ? Math.fround(value) : value;
+  }
+
+  fillToJson(value: Complex): JsonValue {
+    return [floatToJson(value.re), floatToJson(value.im)];
+  }
+
+  /** Accepts `{re, im}`, `[re, im]` or a real number (bigint too). */
+  coerce(value: unknown): Complex {
+    if (isComplex(value)) return { re: value.re, im: value.im };
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "number")) {
+      return { re: value[0], im: value[1] };
+    }
+    if (typeof value === "number") return { re: value, im: 0 };
+    if (typeof value === "bigint") return { re: Number(value), im: 0 };
+    throw new TypeError(
+      `Cannot store ${String(value)} in a ${this.name} array: expected {re, im}, [re, im] or a number`,
+    );
+  }
+
+  isScalar(value: unknown): boolean {
+    return isComplex(value);
+  }
+
+  fill(data: ComplexContainer, value: Complex, start = 0, end = data.length >> 1): void {
+    for (let i = start; i < end; i++) {
+      data[2 * i] = value.re;
+      data[2 * i + 1] = value.im;
+    }
+  }
+
+  isAllFill(data: ComplexContainer, value: Complex): boolean {
+    const re = this.round(value.re);
+    const im = this.round(value.im);
+    for (let i = 0; i < data.length; i += 2) {
+      if (!sameFloat(data[i], re) || !sameFloat(data[i + 1], im)) return false;
+    }
+    return true;
+  }
+
+  getElement(data: ComplexContainer, index: number): Complex {
+    return { re: data[2 * index], im: data[2 * index + 1] };
+  }
+
+  setElement(data: ComplexContainer, index: number, value: Complex): void {
+    data[2 * index] = value.re;
+    data[2 * index + 1] = value.im;
+  }
+
+  toJsonElement(value: Complex): JsonValue {
+    return [floatToJson(value.re), floatToJson(value.im)];
+  }
+}
+
+/**
+ * `complex64`: two float32 parts per element (8 bytes), v2 `<c8` / `>c8`. Held in a
+ * {@link Complex64Array} (interleaved re, im; `lanes` 2); elements are `{re, im}`; the fill
+ * value is `[re, im]` in metadata.
+ */
+export const complex64: DataType<Complex, Complex64Array> = new ComplexType(
+  "complex64",
+  8,
+) as DataType<Complex, Complex64Array>;
+/** `complex128`: two float64 parts per element (16 bytes), v2 `<c16`; held in a {@link Complex128Array}. */
+export const complex128: DataType<Complex, Complex128Array> = new ComplexType(
+  "complex128",
+  16,
+) as DataType<Complex, Complex128Array>;

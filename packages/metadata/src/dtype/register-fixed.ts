@@ -1,0 +1,86 @@
+// Registers every fixed-size data type beyond the core numeric ones: complex, datetime64 and
+// timedelta64, S / U / V strings and raw bytes, and structured records. registry.ts calls
+// registerFixedSizeDataTypes() once its own tables exist (a plain side-effect import would run
+// before them, since ES modules evaluate their imports first).
+import { isJsonObject, type JsonValue } from "../json.js";
+import { complex64, complex128 } from "./complex.js";
+import { parseDateTimeV2, parseDateTimeV3 } from "./datetime.js";
+import { InvalidDataTypeError } from "./dtype-errors.js";
+import { lengthBytesOf, lengthOfTypestr, NullTerminatedBytesType } from "./fixed-bytes.js";
+import { FixedUnicodeType } from "./fixed-unicode.js";
+import { RawBytesType } from "./raw.js";
+import {
+  registerDataType,
+  resolveDataTypeV2,
+  resolveDataTypeV3,
+  type V2DataType,
+} from "./registry.js";
+import { parseStructV2, parseStructV3, structEndian } from "./struct-json.js";
+import type { DataType, Endian } from "./types.js";
+
+const V2_COMPLEX = /^([<>|=]?)c(8|16)$/;
+const V2_FLEXIBLE = /^([<>|=]?)([SUV])(\d+)$/;
+const V3_RAW = /^r(\d+)$/;
+
+const orderOf = (char: string): Endian => (char === ">" ? "big" : "little");
+
+function resolveV2(json: JsonValue): V2DataType | undefined {
+  if (Array.isArray(json)) {
+    const dataType = parseStructV2(json, (typestr) =>
+      resolveDataTypeV2(typestr, "a structured dtype field"),
+    );
+    return { dataType, endian: structEndian(dataType) };
+  }
+  if (typeof json !== "string") return undefined;
+  const complex = V2_COMPLEX.exec(json);
+  if (complex)
+    return { dataType: complex[2] === "8" ? complex64 : complex128, endian: orderOf(complex[1]) };
+  const flexible = V2_FLEXIBLE.exec(json);
+  if (flexible) {
+    const [, order, char, digits] = flexible;
+    const length = lengthOfTypestr(digits, json);
+    const dataType: DataType =
+      char === "S"
+        ? new NullTerminatedBytesType(length)
+        : char === "U"
+          ? new FixedUnicodeType(length)
+          : new RawBytesType(length);
+    return { dataType, endian: orderOf(order) };
+  }
+  return parseDateTimeV2(json);
+}
+
+function resolveV3(json: JsonValue): DataType | undefined {
+  if (typeof json === "string") {
+    const raw = V3_RAW.exec(json);
+    if (!raw) return undefined;
+    const bits = Number(raw[1]);
+    if (!Number.isSafeInteger(bits) || bits < 8 || bits % 8 !== 0) {
+      throw new InvalidDataTypeError(
+        `data_type ${JSON.stringify(json)}: raw bits must be a positive multiple of 8`,
+      );
+    }
+    return new RawBytesType(bits / 8, "r");
+  }
+  if (!isJsonObject(json)) return undefined;
+  switch (json.name) {
+    case "null_terminated_bytes":
+      return new NullTerminatedBytesType(lengthBytesOf(json));
+    case "fixed_length_utf32":
+      return new FixedUnicodeType(lengthBytesOf(json, 4) / 4);
+    case "raw_bytes":
+      return new RawBytesType(lengthBytesOf(json), "raw_bytes");
+    default:
+      return (
+        parseDateTimeV3(json) ??
+        parseStructV3(json, (field) => resolveDataTypeV3(field, "a struct field"))
+      );
+  }
+}
+
+/** Registers the fixed-size data types (called once, by registry.ts). */
+export function registerFixedSizeDataTypes(): void {
+  registerDataType(complex64 as DataType);
+  registerDataType(complex128 as DataType);
+  registerDataType({ v2: resolveV2, v3: resolveV3 });
+}
