@@ -20,7 +20,7 @@ function compressorEntries(choice: CompressorChoice, itemSize: number): NamedCon
     case "zstd":
       return [entry("zstd", { level: 0, checksum: false })];
     case "blosc":
-      return [entry("blosc", { cname: "lz4", clevel: 5, shuffle: itemSize > 1 ? "shuffle" : "bitshuffle", typesize: itemSize, blocksize: 0 })];
+      return [entry("blosc", { cname: "lz4", clevel: 5, shuffle: itemSize > 1 ? "shuffle" : "bitshuffle", typesize: Math.max(1, itemSize), blocksize: 0 })];
   }
 }
 
@@ -40,7 +40,7 @@ function toV3Native(codec: NamedConfig, itemSize: number): NamedConfig {
         cname: c.cname ?? "lz4",
         clevel: c.clevel ?? 5,
         shuffle: ["noshuffle", "shuffle", "bitshuffle"][shuffle as number] ?? "shuffle",
-        typesize: itemSize,
+        typesize: Math.max(1, itemSize),
         blocksize: c.blocksize ?? 0,
       });
     }
