@@ -1,6 +1,7 @@
-import { type GroupMetadata, type JsonObject, validateNodeName } from "@z/metadata";
+import { type GroupMetadata, type JsonObject, MetadataError, validateNodeName } from "@z/metadata";
 import {
   isWritable,
+  joinKey,
   normalizePath,
   prefixOf,
   type Readable,
@@ -10,11 +11,18 @@ import {
   type Writable,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
+import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { consolidatedDocuments } from "./consolidated.js";
 import type { ContainerOf } from "./container-types.js";
 import { type ArrayOptions, buildArrayMetadata } from "./create-metadata.js";
 import { ContainsArrayError, ContainsGroupError } from "./errors.js";
 import { Group } from "./group.js";
-import { arrayMetadataDocuments, groupMetadataDocuments, readNodeMetadata, writeDocuments } from "./metadata-io.js";
+import {
+  type NodeMetadata,
+  nodeMetadataDocuments,
+  readNodeMetadata,
+  writeManyDocuments,
+} from "./metadata-io.js";
 
 /** Options shared by node creation. */
 export interface CreateNodeOptions {
@@ -34,45 +42,237 @@ export interface GroupOptions extends CreateNodeOptions {
   attributes?: JsonObject;
 }
 
+/** One node of {@link createHierarchy}: an array (with `createArray`'s options) or a group. */
+export type NodeSpec =
+  | ({ kind: "array" } & ArrayOptions)
+  | { kind: "group"; zarrFormat?: 2 | 3; attributes?: JsonObject };
+
+/** Options of {@link createHierarchy}. */
+export interface HierarchyOptions {
+  /** Replace nodes that exist at the given paths (their subtrees are deleted first). */
+  overwrite?: boolean;
+  /** The format of nodes that do not say (default 3). */
+  zarrFormat?: 2 | 3;
+  /** Metadata documents read or written at once (default 8). */
+  concurrency?: number;
+  /** Abort the reads and writes. */
+  signal?: AbortSignal;
+}
+
+/** What {@link createNodes} wrote. */
+export interface CreatedNodes {
+  /** Every node written (the requested ones and the missing parent groups), by path. */
+  nodes: Map<string, ZarrArray | Group>;
+  /** The metadata written, sorted by path. */
+  written: [string, NodeMetadata][];
+  /** The requested paths. */
+  requested: string[];
+}
+
+interface Planned {
+  node: NodeMetadata;
+  object: ZarrArray | Group;
+}
+
 function writable(store: Readable, path: string): Readable & Writable {
   if (!isWritable(store)) throw new ReadOnlyError(`/${path}`, "create a node at");
   return store;
 }
 
-/**
- * Checks that a node can be created at `path`: nothing there (or `overwrite`), and no array
- * among its ancestors. Creates the missing ancestor groups and clears the old node.
- */
-async function prepareNodePath(
-  store: Readable & Writable,
-  path: string,
-  zarrFormat: 2 | 3,
-  options: CreateNodeOptions,
-): Promise<void> {
-  const segments = path === "" ? [] : path.split("/");
-  segments.forEach(validateNodeName);
-  const existing = await readNodeMetadata(store, path, { signal: options.signal });
-  if (existing && !options.overwrite) {
-    const hint = "pass overwrite: true to replace it";
-    throw existing.kind === "array" ? new ContainsArrayError(path, hint) : new ContainsGroupError(path, hint);
+/** The proper ancestors of a path, root first (`"a/b/c"` -> `""`, `"a"`, `"a/b"`). */
+function ancestors(path: string): string[] {
+  if (path === "") return [];
+  const segments = path.split("/");
+  return segments.map((_, i) => segments.slice(0, i).join("/"));
+}
+
+/** Whether `path` is strictly below `root`. */
+function isBelow(path: string, root: string): boolean {
+  return path !== root && (root === "" || path.startsWith(`${root}/`));
+}
+
+function relative(path: string, root: string): string {
+  return root === "" ? path : path.slice(root.length + 1);
+}
+
+/** Validates one node spec and builds its metadata and object, without any I/O. */
+function planNode(store: Readable, path: string, spec: NodeSpec, defaultFormat: 2 | 3): Planned {
+  if (path !== "") path.split("/").forEach(validateNodeName);
+  const zarrFormat = spec.zarrFormat ?? defaultFormat;
+  if (zarrFormat !== 2 && zarrFormat !== 3)
+    throw new MetadataError(`/${path}: zarrFormat must be 2 or 3, got ${zarrFormat}`);
+  if (spec.kind === "array") {
+    const metadata = buildArrayMetadata({ ...spec, zarrFormat });
+    // Building the array object builds its codec pipeline, so unknown codecs fail here,
+    // before any write.
+    return { node: { kind: "array", metadata }, object: new ZarrArray(store, path, metadata) };
   }
-  const parents: string[] = [];
-  for (let i = 0; i < segments.length; i++) parents.push(segments.slice(0, i).join("/"));
-  const found = await Promise.all(parents.map((p) => readNodeMetadata(store, p, { signal: options.signal })));
-  found.forEach((node, i) => {
-    if (node?.kind === "array") {
-      throw new ContainsArrayError(parents[i], `cannot create /${path} inside an array`);
+  if (spec.kind !== "group") {
+    throw new MetadataError(
+      `/${path}: a node's "kind" must be "array" or "group", got ${JSON.stringify((spec as { kind: unknown }).kind)}`,
+    );
+  }
+  const metadata: GroupMetadata = {
+    zarrFormat,
+    attributes: spec.attributes ?? {},
+    extraFields: {},
+  };
+  return { node: { kind: "group", metadata }, object: new Group(store, path, metadata) };
+}
+
+function mixedFormats(
+  path: string,
+  format: 2 | 3,
+  parent: string,
+  parentFormat: 2 | 3,
+): MetadataError {
+  return new MetadataError(
+    `Cannot create the v${format} node /${path} under the v${parentFormat} group /${parent}: ` +
+      "a group only lists children of its own format",
+  );
+}
+
+/**
+ * Creates many nodes in one go, the shared path of `createArray`, `createGroup` and
+ * `createHierarchy`:
+ * 1. every spec is validated (metadata, codecs, node names, no node inside an array, no
+ *    requested child of another format than its requested parent) before any I/O;
+ * 2. what is at the requested paths and their ancestors is read (bounded concurrency);
+ *    existing nodes are refused unless `overwrite`, existing arrays on the way always;
+ * 3. replaced subtrees are deleted, then every metadata document (requested nodes and missing
+ *    parent groups) is written, a bounded number at a time;
+ * 4. ancestors holding consolidated metadata get the new nodes added to it (and replaced
+ *    subtrees removed), so a consolidated hierarchy stays complete for nodes created here.
+ */
+export async function createNodes(
+  store: StoreLike,
+  specs: Iterable<readonly [string, NodeSpec]>,
+  options: HierarchyOptions = {},
+): Promise<CreatedNodes> {
+  const s = toStore(store);
+  const list = [...specs].map(([path, spec]) => [normalizePath(path), spec] as const);
+  const w = writable(s, list[0]?.[0] ?? "");
+  const { signal, overwrite } = options;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const planned = new Map<string, Planned>();
+  for (const [path, spec] of list) {
+    if (planned.has(path)) throw new MetadataError(`/${path} is given twice`);
+    planned.set(path, planNode(s, path, spec, options.zarrFormat ?? 3));
+  }
+  const implied = new Map<string, 2 | 3>();
+  for (const [path, { node }] of planned) {
+    const format = node.metadata.zarrFormat;
+    for (const parent of ancestors(path)) {
+      const parentPlan = planned.get(parent);
+      if (parentPlan?.node.kind === "array")
+        throw new ContainsArrayError(parent, `cannot create /${path} inside an array`);
+      if (parentPlan && parentPlan.node.metadata.zarrFormat !== format) {
+        throw mixedFormats(path, format, parent, parentPlan.node.metadata.zarrFormat);
+      }
+      // A missing parent takes the format of its first child (as creating them one by one would).
+      if (!parentPlan && !implied.has(parent)) implied.set(parent, format);
     }
+  }
+
+  const existing = new Map<string, NodeMetadata | undefined>();
+  await forEachConcurrent(
+    [...planned.keys(), ...implied.keys()],
+    concurrency,
+    async (path) => {
+      // Parents are read with their consolidated metadata, which step 4 updates.
+      existing.set(
+        path,
+        await readNodeMetadata(s, path, {
+          consolidated: planned.has(path) ? false : undefined,
+          signal,
+        }),
+      );
+    },
+    signal,
+  );
+  const replaced = [...planned.keys()].filter((path) => existing.get(path) !== undefined).sort();
+  for (const path of replaced) {
+    if (overwrite) continue;
+    const hint = "pass overwrite: true to replace it";
+    throw existing.get(path)?.kind === "array"
+      ? new ContainsArrayError(path, hint)
+      : new ContainsGroupError(path, hint);
+  }
+  const deleted = (path: string) => replaced.some((r) => path === r || isBelow(path, r));
+  const missing: string[] = [];
+  for (const parent of implied.keys()) {
+    const found = deleted(parent) ? undefined : existing.get(parent);
+    if (found === undefined) missing.push(parent);
+    else if (found.kind === "array") {
+      const child = [...planned.keys()].find((p) => isBelow(p, parent));
+      throw new ContainsArrayError(parent, `cannot create /${child} inside an array`);
+    }
+  }
+
+  const nodes = new Map<string, ZarrArray | Group>();
+  const written: [string, NodeMetadata][] = [];
+  for (const path of missing) {
+    const metadata: GroupMetadata = {
+      zarrFormat: implied.get(path) as 2 | 3,
+      attributes: {},
+      extraFields: {},
+    };
+    written.push([path, { kind: "group", metadata }]);
+    nodes.set(path, new Group(s, path, metadata));
+  }
+  for (const [path, { node, object }] of planned) {
+    written.push([path, node]);
+    nodes.set(path, object);
+  }
+  written.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+  const topmost = replaced.filter((path) => !replaced.some((r) => isBelow(path, r)));
+  await forEachConcurrent(
+    topmost,
+    concurrency,
+    (path) => w.deletePrefix(prefixOf(path), { signal }),
+    signal,
+  );
+  const documents = written.flatMap(([path, node]) =>
+    nodeMetadataDocuments(node).map(
+      ([key, bytes]) => [joinKey(path, key), bytes] as [string, Uint8Array],
+    ),
+  );
+  await writeManyDocuments(w, documents, { signal, concurrency });
+  // Consolidated metadata goes last, so it never lists a node whose documents are not written.
+  await writeManyDocuments(w, consolidatedUpdates(existing, planned, deleted, replaced, written), {
+    signal,
+    concurrency,
   });
-  if (existing) await store.deletePrefix(prefixOf(path), { signal: options.signal });
-  const missing = parents.filter((_, i) => found[i] === undefined);
-  const group: GroupMetadata = { zarrFormat, attributes: {}, extraFields: {} };
-  await Promise.all(missing.map((p) => writeDocuments(store, p, groupMetadataDocuments(group), options.signal)));
+  return { nodes, written, requested: [...planned.keys()] };
+}
+
+function consolidatedUpdates(
+  existing: Map<string, NodeMetadata | undefined>,
+  planned: Map<string, Planned>,
+  deleted: (path: string) => boolean,
+  replaced: string[],
+  written: [string, NodeMetadata][],
+): [string, Uint8Array][] {
+  const updates: [string, Uint8Array][] = [];
+  for (const [path, found] of existing) {
+    if (found?.kind !== "group" || !found.consolidated || planned.has(path) || deleted(path))
+      continue;
+    const remove = replaced.filter((p) => isBelow(p, path)).map((p) => relative(p, path));
+    const add = written
+      .filter(([p]) => isBelow(p, path))
+      .map(([p, node]) => [relative(p, path), node] as const);
+    const updated = found.consolidated.withChanges({ remove, add });
+    for (const [key, bytes] of consolidatedDocuments(found.metadata, updated))
+      updates.push([joinKey(path, key), bytes]);
+  }
+  return updates;
 }
 
 /**
  * Creates an array: validates the options (every codec must be known) before writing
- * anything, creates missing parent groups, writes the metadata.
+ * anything, creates missing parent groups, writes the metadata. An ancestor group holding
+ * consolidated metadata gets the new array added to it.
  *
  * ```ts
  * const arr = await createArray(new Map(), { shape: [512, 512], chunks: [64, 64], dtype: "uint16" });
@@ -84,18 +284,17 @@ export async function createArray<D extends string>(
   store: StoreLike,
   options: ArrayOptions & CreateNodeOptions & { dtype: D },
 ): Promise<ZarrArray<ContainerOf<D>>>;
-export async function createArray(store: StoreLike, options: ArrayOptions & CreateNodeOptions): Promise<ZarrArray>;
-export async function createArray(store: StoreLike, options: ArrayOptions & CreateNodeOptions): Promise<ZarrArray> {
-  const s = toStore(store);
+export async function createArray(
+  store: StoreLike,
+  options: ArrayOptions & CreateNodeOptions,
+): Promise<ZarrArray>;
+export async function createArray(
+  store: StoreLike,
+  options: ArrayOptions & CreateNodeOptions,
+): Promise<ZarrArray> {
   const path = normalizePath(options.path);
-  const w = writable(s, path);
-  const metadata = buildArrayMetadata(options);
-  // Building the array object builds its codec pipeline, so unknown codecs fail here, before
-  // any write.
-  const array = new ZarrArray(s, path, metadata);
-  await prepareNodePath(w, path, metadata.zarrFormat, options);
-  await writeDocuments(w, path, arrayMetadataDocuments(metadata), options.signal);
-  return array;
+  const created = await createNodes(store, [[path, { ...options, kind: "array" }]], options);
+  return created.nodes.get(path) as ZarrArray;
 }
 
 /**
@@ -103,15 +302,38 @@ export async function createArray(store: StoreLike, options: ArrayOptions & Crea
  * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`)
  */
 export async function createGroup(store: StoreLike, options: GroupOptions = {}): Promise<Group> {
-  const s = toStore(store);
   const path = normalizePath(options.path);
-  const w = writable(s, path);
-  const metadata: GroupMetadata = {
-    zarrFormat: options.zarrFormat ?? 3,
-    attributes: options.attributes ?? {},
-    extraFields: {},
+  const spec: NodeSpec = {
+    kind: "group",
+    zarrFormat: options.zarrFormat,
+    attributes: options.attributes,
   };
-  await prepareNodePath(w, path, metadata.zarrFormat, options);
-  await writeDocuments(w, path, groupMetadataDocuments(metadata), options.signal);
-  return new Group(s, path, metadata);
+  const created = await createNodes(store, [[path, spec]], options);
+  return created.nodes.get(path) as Group;
+}
+
+/**
+ * Creates a whole hierarchy in one call: every node is validated first (nothing is written if
+ * one is invalid), missing parent groups are added, existing nodes are refused (unless
+ * `overwrite`), then all the metadata documents are written concurrently (bounded).
+ *
+ * ```ts
+ * const nodes = await createHierarchy(store, {
+ *   "": { kind: "group", attributes: { title: "survey" } },
+ *   "raw/counts": { kind: "array", shape: [1000], chunks: [100], dtype: "uint32" },
+ *   "raw/mask": { kind: "array", shape: [1000], chunks: [100], dtype: "bool" },
+ * });
+ * nodes.get("raw"); // the parent group, created too
+ * ```
+ * @returns every node written (requested and added parents) by path
+ * @throws ContainsArrayError / ContainsGroupError, MetadataError (invalid specs, mixed
+ *   formats), UnknownCodecError, UnknownDataTypeError, ReadOnlyError
+ */
+export async function createHierarchy(
+  store: StoreLike,
+  nodes: Record<string, NodeSpec> | Map<string, NodeSpec>,
+  options: HierarchyOptions = {},
+): Promise<Map<string, ZarrArray | Group>> {
+  const entries = nodes instanceof Map ? [...nodes] : Object.entries(nodes);
+  return (await createNodes(store, entries, options)).nodes;
 }

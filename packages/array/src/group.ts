@@ -5,27 +5,60 @@ import {
   joinKey,
   type Listable,
   NotFoundError,
+  normalizePath,
   prefixOf,
   type Readable,
   ReadOnlyError,
   UnsupportedOperationError,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
-import { createArray, createGroup } from "./create.js";
+import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { type ConsolidatedMetadata, consolidatedDocuments } from "./consolidated.js";
+import { type CreatedNodes, createNodes, type GroupOptions } from "./create.js";
 import type { ArrayOptions } from "./create-metadata.js";
-import { groupMetadataDocuments, readNodeMetadata, writeDocuments } from "./metadata-io.js";
+import {
+  groupMetadataDocuments,
+  type NodeMetadata,
+  readNodeMetadata,
+  writeDocuments,
+} from "./metadata-io.js";
 import { nodeFromMetadata } from "./nodes.js";
+import { renderTree, type TreeOptions } from "./tree.js";
+
+/** How a group object was opened (passed on to the nodes opened through it). */
+export interface GroupState {
+  /** The consolidated metadata of the nodes below the group, if it has (or inherits) some. */
+  consolidated?: ConsolidatedMetadata;
+  /** False when opened with `consolidated: false`: children ignore theirs too. */
+  useConsolidated?: boolean;
+}
+
+/** Options of listings. */
+export interface ListOptions {
+  /** Abort the reads. */
+  signal?: AbortSignal;
+  /** Children opened at once (default 8). */
+  concurrency?: number;
+}
 
 /**
  * A Zarr group: a node holding arrays and other groups, with attributes.
+ *
+ * A group opened with consolidated metadata (see {@link consolidateMetadata}) lists and opens
+ * its whole subtree from it, without further reads; `get` of a name it does not list still
+ * looks in the store.
  *
  * ```ts
  * const root = await createGroup(store);
  * const temps = await root.createArray("temperature", { shape: [365], dtype: "float32" });
  * for (const [name, node] of await root.members()) console.log(name, node.toString());
+ * console.log(await root.tree());
  * ```
  */
 export class Group {
+  private view: ConsolidatedMetadata | undefined;
+  private readonly useConsolidated: boolean;
+
   constructor(
     /** The store the group lives in. */
     readonly store: Readable,
@@ -33,7 +66,11 @@ export class Group {
     readonly path: string,
     /** The group's metadata. */
     readonly metadata: GroupMetadata,
-  ) {}
+    state: GroupState = {},
+  ) {
+    this.view = state.consolidated;
+    this.useConsolidated = state.useConsolidated ?? true;
+  }
 
   /** The group's name: the last segment of its path (`""` for the root). */
   get name(): string {
@@ -47,6 +84,10 @@ export class Group {
   get attrs(): JsonObject {
     return structuredClone(this.metadata.attributes);
   }
+  /** The consolidated metadata this group lists its subtree from, if any. */
+  get consolidated(): ConsolidatedMetadata | undefined {
+    return this.view;
+  }
 
   /** The path of a child node. */
   childPath(name: string): string {
@@ -54,13 +95,17 @@ export class Group {
   }
 
   /**
-   * The names of the direct children that have node metadata, sorted. Needs a store that can
-   * list keys.
-   * @throws UnsupportedOperationError when the store cannot list
+   * The names of the direct children, sorted: from the consolidated metadata when the group
+   * has some, otherwise by listing the store.
+   * @throws UnsupportedOperationError when the group has no consolidated metadata and the
+   *   store cannot list keys
    */
-  async childNames(options: { signal?: AbortSignal } = {}): Promise<string[]> {
+  async childNames(_options: { signal?: AbortSignal } = {}): Promise<string[]> {
+    if (this.view) return this.view.childNames();
     if (!isListable(this.store)) {
-      throw new UnsupportedOperationError(`Cannot list the members of /${this.path}: the store cannot list keys`);
+      throw new UnsupportedOperationError(
+        `Cannot list the members of /${this.path}: the store cannot list keys and the group has no consolidated metadata`,
+      );
     }
     const { prefixes } = await this.store.listDir(prefixOf(this.path));
     const metadataKeys = this.zarrFormat === 3 ? ["zarr.json"] : [".zarray", ".zgroup"];
@@ -75,57 +120,143 @@ export class Group {
   }
 
   /**
-   * The direct children, sorted by name, each opened. Needs a store that can list keys.
-   * @throws UnsupportedOperationError when the store cannot list; the error of a child whose
-   *   metadata cannot be read
+   * The direct children, sorted by name, each opened (a bounded number at a time).
+   * @throws UnsupportedOperationError when the children cannot be listed; the error of a child
+   *   whose metadata cannot be read
    */
-  async members(options: { signal?: AbortSignal } = {}): Promise<[string, ZarrArray | Group][]> {
+  async members(options: ListOptions = {}): Promise<[string, ZarrArray | Group][]> {
     const names = await this.childNames(options);
-    return Promise.all(names.map(async (name) => [name, await this.get(name, options)] as [string, ZarrArray | Group]));
+    const out: [string, ZarrArray | Group][] = new Array(names.length);
+    await forEachConcurrent(
+      names.keys(),
+      options.concurrency ?? DEFAULT_CONCURRENCY,
+      async (i) => {
+        out[i] = [names[i], await this.get(names[i], options)];
+      },
+      options.signal,
+    );
+    return out;
   }
 
   /** The child arrays. */
-  async arrays(): Promise<[string, ZarrArray][]> {
-    return (await this.members()).filter((entry): entry is [string, ZarrArray] => entry[1] instanceof ZarrArray);
+  async arrays(options: ListOptions = {}): Promise<[string, ZarrArray][]> {
+    return (await this.members(options)).filter(
+      (entry): entry is [string, ZarrArray] => entry[1] instanceof ZarrArray,
+    );
   }
 
   /** The child groups. */
-  async groups(): Promise<[string, Group][]> {
-    return (await this.members()).filter((entry): entry is [string, Group] => entry[1] instanceof Group);
+  async groups(options: ListOptions = {}): Promise<[string, Group][]> {
+    return (await this.members(options)).filter(
+      (entry): entry is [string, Group] => entry[1] instanceof Group,
+    );
   }
 
   /**
-   * Opens a descendant by relative path (`"a"`, `"a/b"`).
+   * Opens a descendant by relative path (`"a"`, `"a/b"`): from the consolidated metadata when
+   * it lists it, otherwise from the store.
    * @throws NotFoundError when there is no node there
    */
   async get(name: string, options: { signal?: AbortSignal } = {}): Promise<ZarrArray | Group> {
-    const path = this.childPath(name);
-    const node = await readNodeMetadata(this.store, path, { zarrFormat: this.zarrFormat, signal: options.signal });
-    if (!node) throw new NotFoundError(`/${path}`, "array or group", `/${this.path} has no member ${JSON.stringify(name)}`);
-    return nodeFromMetadata(this.store, path, node);
+    const rel = normalizePath(name);
+    if (rel === "") return this;
+    const path = this.childPath(rel);
+    const listed = this.view?.node(rel);
+    const node =
+      listed ??
+      (await readNodeMetadata(this.store, path, {
+        zarrFormat: this.zarrFormat,
+        consolidated: this.useConsolidated ? undefined : false,
+        // A v2 child's own `.zmetadata` would cost a request per child; open such a group
+        // directly (openGroup) to use it.
+        probeV2Consolidated: false,
+        signal: options.signal,
+      }));
+    if (!node)
+      throw new NotFoundError(
+        `/${path}`,
+        "array or group",
+        `/${this.path} has no member ${JSON.stringify(name)}`,
+      );
+    return nodeFromMetadata(this.store, path, node, { useConsolidated: this.useConsolidated });
   }
 
-  /** Creates an array under this group (same format as the group unless given). */
-  async createArray(name: string, options: ArrayOptions & { overwrite?: boolean }): Promise<ZarrArray> {
-    return createArray(this.store as never, { zarrFormat: this.zarrFormat, ...options, path: this.childPath(name) });
+  /**
+   * Creates an array under this group (same format as the group unless given). Missing
+   * groups on the way (`"a/b/x"`) are created too.
+   */
+  async createArray(
+    name: string,
+    options: ArrayOptions & { overwrite?: boolean; signal?: AbortSignal },
+  ): Promise<ZarrArray> {
+    const path = this.childPath(normalizePath(name));
+    const created = await createNodes(
+      this.store,
+      [[path, { kind: "array", zarrFormat: this.zarrFormat, ...options }]],
+      options,
+    );
+    this.noteCreated(created, options.overwrite);
+    return created.nodes.get(path) as ZarrArray;
   }
 
   /** Creates a group under this group (same format as the group unless given). */
-  async createGroup(name: string, options: { attributes?: JsonObject; overwrite?: boolean; zarrFormat?: 2 | 3 } = {}): Promise<Group> {
-    return createGroup(this.store as never, { zarrFormat: this.zarrFormat, ...options, path: this.childPath(name) });
+  async createGroup(name: string, options: Omit<GroupOptions, "path"> = {}): Promise<Group> {
+    const path = this.childPath(normalizePath(name));
+    const created = await createNodes(
+      this.store,
+      [[path, { kind: "group", zarrFormat: this.zarrFormat, ...options }]],
+      options,
+    );
+    this.noteCreated(created, options.overwrite);
+    return created.nodes.get(path) as Group;
   }
 
-  /** Merges `attributes` into the group's attributes (or replaces them) and writes the metadata. */
-  async updateAttributes(attributes: JsonObject, options: { replace?: boolean } = {}): Promise<Group> {
+  /** Keeps the in-memory consolidated metadata in step with nodes created through this group. */
+  private noteCreated(created: CreatedNodes, overwrite?: boolean): void {
+    if (!this.view) return;
+    const under = (p: string) =>
+      p !== this.path && (this.path === "" || p.startsWith(`${this.path}/`));
+    const rel = (p: string) => (this.path === "" ? p : p.slice(this.path.length + 1));
+    const written = created.written.filter(([p]) => under(p));
+    const add: [string, NodeMetadata][] = written.map(([p, node]) => [rel(p), node]);
+    const remove = overwrite ? created.requested.filter(under).map(rel) : [];
+    this.view = this.view.withChanges({ remove, add });
+  }
+
+  /** Renders the hierarchy below this group as text (see {@link renderTree}). */
+  async tree(options: TreeOptions = {}): Promise<string> {
+    return renderTree(this, options);
+  }
+
+  /**
+   * Merges `attributes` into the group's attributes (or replaces them) and writes the
+   * metadata. A group holding consolidated metadata keeps it, with its own attributes updated.
+   */
+  async updateAttributes(
+    attributes: JsonObject,
+    options: { replace?: boolean; signal?: AbortSignal } = {},
+  ): Promise<Group> {
     if (!isWritable(this.store)) throw new ReadOnlyError(`/${this.path}`, "update attributes of");
     const merged = options.replace ? attributes : { ...this.metadata.attributes, ...attributes };
-    const metadata = { ...this.metadata, attributes: merged };
+    let metadata: GroupMetadata = { ...this.metadata, attributes: merged };
+    let view = this.view;
+    const owned = view?.isRoot === true;
+    if (owned && metadata.zarrFormat === 3)
+      metadata = { ...metadata, consolidatedMetadata: view?.toJson() };
     const docs = groupMetadataDocuments(metadata);
-    if (metadata.zarrFormat === 2 && !docs.some(([key]) => key === ".zattrs")) {
-      docs.push([".zattrs", new TextEncoder().encode("{}")]);
+    if (metadata.zarrFormat === 2) {
+      if (!docs.some(([key]) => key === ".zattrs"))
+        docs.push([".zattrs", new TextEncoder().encode("{}")]);
+      if (owned && view) {
+        view = view.withChanges({ add: [["", { kind: "group", metadata }]] });
+        docs.push(...consolidatedDocuments(metadata, view));
+      }
     }
-    await writeDocuments(this.store, this.path, docs);
-    return new Group(this.store, this.path, metadata);
+    await writeDocuments(this.store, this.path, docs, options.signal);
+    return new Group(this.store, this.path, metadata, {
+      consolidated: view,
+      useConsolidated: this.useConsolidated,
+    });
   }
 
   /** A short human-readable description. */

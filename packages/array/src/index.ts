@@ -1,26 +1,31 @@
 /**
  * Zarr arrays and groups: open and create them (v2 and v3), read and write selections, list
- * hierarchies. Stores come from the @z/store-* packages; a plain `Map` works too.
+ * hierarchies. Stores come from the @z/store-memory, -fs, -http and -zip packages; a plain `Map`
+ * works too.
  * @packageDocumentation
  */
+
+export * from "./any-selection.js";
 export * from "./array.js";
+export * from "./chunk-access.js";
 export * from "./chunk-io.js";
 export * from "./chunking.js";
 export * from "./codec-specs.js";
 export * from "./concurrency.js";
+export * from "./consolidated.js";
 export * from "./container-types.js";
 export * from "./create.js";
 export * from "./create-metadata.js";
+export * from "./creation.js";
 export * from "./errors.js";
 export * from "./group.js";
+export * from "./info.js";
+export * from "./lru.js";
 export * from "./metadata-io.js";
 export * from "./nodes.js";
-export * from "./selection-io.js";
-export * from "./values.js";
-export * from "./any-selection.js";
-export * from "./chunk-access.js";
-export * from "./info.js";
 export * from "./resize.js";
-export * from "./sharding-config.js";
-export * from "./lru.js";
+export * from "./selection-io.js";
 export * from "./sharded-access.js";
+export * from "./sharding-config.js";
+export * from "./tree.js";
+export * from "./values.js";

@@ -1,5 +1,10 @@
-import type { GroupMetadata } from "@z/metadata";
-import { NotFoundError, normalizePath, type Readable, type StoreLike, toStore } from "@z/store-core";
+import {
+  NotFoundError,
+  normalizePath,
+  type Readable,
+  type StoreLike,
+  toStore,
+} from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import { Group } from "./group.js";
 import { type NodeMetadata, readNodeMetadata } from "./metadata-io.js";
@@ -12,39 +17,79 @@ export interface OpenOptions {
   kind?: "array" | "group";
   /** Only look for this format (default: v3, then v2). */
   zarrFormat?: 2 | 3;
+  /**
+   * Consolidated metadata (v3 inline `consolidated_metadata`, v2 `.zmetadata`): by default a
+   * group uses it when present, so listing and opening its whole subtree needs no further
+   * reads; `false` ignores it (also for the nodes opened through the group); `true` requires
+   * it. Opening a v3 group costs one read either way; a consolidated v2 group costs one read
+   * with `zarrFormat: 2`, two without (the `zarr.json` probe first).
+   */
+  consolidated?: boolean;
   /** Abort the metadata reads. */
   signal?: AbortSignal;
 }
 
 /** Builds the array or group object for metadata read from a store. */
-export function nodeFromMetadata(store: Readable, path: string, node: NodeMetadata): ZarrArray | Group {
-  return node.kind === "array" ? new ZarrArray(store, path, node.metadata) : new Group(store, path, node.metadata as GroupMetadata);
+export function nodeFromMetadata(
+  store: Readable,
+  path: string,
+  node: NodeMetadata,
+  options: { useConsolidated?: boolean } = {},
+): ZarrArray | Group {
+  if (node.kind === "array") return new ZarrArray(store, path, node.metadata);
+  return new Group(store, path, node.metadata, {
+    consolidated: node.consolidated,
+    useConsolidated: options.useConsolidated,
+  });
 }
 
 /**
  * Opens the array or group at a path (a `Map` works as a store too).
- * @throws NotFoundError when there is no node (or not of the requested kind); MetadataError
- *   for malformed metadata; UnknownCodecError / UnknownDataTypeError for unsupported ones
+ * @throws NotFoundError when there is no node (or not of the requested kind, or no
+ *   consolidated metadata with `consolidated: true`); MetadataError for malformed metadata
+ *   (consolidated metadata included); UnknownCodecError / UnknownDataTypeError for
+ *   unsupported ones
  */
-export async function open(store: StoreLike, options: OpenOptions = {}): Promise<ZarrArray | Group> {
+export async function open(
+  store: StoreLike,
+  options: OpenOptions = {},
+): Promise<ZarrArray | Group> {
   const s = toStore(store);
   const path = normalizePath(options.path);
   const node = await readNodeMetadata(s, path, options);
   if (!node) {
-    throw new NotFoundError(`/${path}`, options.kind ?? "array or group", "no Zarr metadata (zarr.json, .zarray or .zgroup) there");
+    throw new NotFoundError(
+      `/${path}`,
+      options.kind ?? "array or group",
+      "no Zarr metadata (zarr.json, .zarray or .zgroup) there",
+    );
   }
   if (options.kind && node.kind !== options.kind) {
-    throw new NotFoundError(`/${path}`, options.kind, `it is a ${node.kind}; open it with open${node.kind === "array" ? "Array" : "Group"}()`);
+    throw new NotFoundError(
+      `/${path}`,
+      options.kind,
+      `it is a ${node.kind}; open it with open${node.kind === "array" ? "Array" : "Group"}()`,
+    );
   }
-  return nodeFromMetadata(s, path, node);
+  return nodeFromMetadata(s, path, node, { useConsolidated: options.consolidated !== false });
 }
 
 /** Opens the array at a path. @throws NotFoundError when there is no array there */
-export async function openArray(store: StoreLike, options: Omit<OpenOptions, "kind"> = {}): Promise<ZarrArray> {
+export async function openArray(
+  store: StoreLike,
+  options: Omit<OpenOptions, "kind" | "consolidated"> = {},
+): Promise<ZarrArray> {
   return (await open(store, { ...options, kind: "array" })) as ZarrArray;
 }
 
-/** Opens the group at a path. @throws NotFoundError when there is no group there */
-export async function openGroup(store: StoreLike, options: Omit<OpenOptions, "kind"> = {}): Promise<Group> {
+/**
+ * Opens the group at a path, using its consolidated metadata when present (see
+ * {@link OpenOptions.consolidated}).
+ * @throws NotFoundError when there is no group there
+ */
+export async function openGroup(
+  store: StoreLike,
+  options: Omit<OpenOptions, "kind"> = {},
+): Promise<Group> {
   return (await open(store, { ...options, kind: "group" })) as Group;
 }

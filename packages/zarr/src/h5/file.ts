@@ -1,0 +1,264 @@
+import {
+  ConsolidatedMetadata,
+  consolidatedDocuments,
+  consolidateMetadata,
+  createGroup,
+  type NodeMetadata,
+  nodeFromMetadata,
+  readJson,
+  readNodeMetadata,
+  type ZarrArray,
+  Group as ZarrGroup,
+} from "@z/array";
+import { METADATA_KEYS } from "@z/metadata";
+import {
+  isWritable,
+  joinKey,
+  NotFoundError,
+  type Readable,
+  ReadOnlyError,
+  ReadOnlyStore,
+  type StoreLike,
+  toStore,
+  type Writable,
+} from "@z/store-core";
+import { FsStore } from "@z/store-fs";
+import { ClosedFileError, FileExistsError, FileModeError, H5TypeError } from "./errors.js";
+import { Group, type H5Node, wrapNode } from "./group.js";
+
+/**
+ * h5py's file modes: `"r"` read only, must exist (the default); `"r+"` read/write, must
+ * exist; `"w"` create, truncating what is there; `"w-"` or `"x"` create, fail if it exists;
+ * `"a"` read/write if it exists, create otherwise.
+ */
+export type FileMode = "r" | "r+" | "w" | "w-" | "x" | "a";
+
+const MODES: readonly FileMode[] = ["r", "r+", "w", "w-", "x", "a"];
+
+/** Options of {@link File}. */
+export interface FileOptions {
+  /** The Zarr format of a new file (default 3); an existing file keeps its own. */
+  zarrFormat?: 2 | 3;
+  /**
+   * Use the root's consolidated metadata to list and open nodes. Default: in mode "r" when
+   * present, never in writable modes (where nodes change).
+   */
+  consolidated?: boolean;
+}
+
+/**
+ * An open h5 file: the root group of a Zarr hierarchy, with the mode it was opened in. Open one
+ * with {@link File}.
+ *
+ * Consolidated metadata: a file opened read-only lists and opens nodes from it when the root
+ * has some (one read for the whole hierarchy). In writable modes every change made through
+ * the file keeps the root's consolidated metadata, if it has any, up to date (creations,
+ * attributes and resizes patch it; moves, copies and deletions rescan the hierarchy).
+ */
+export class H5File extends Group {
+  private closedFlag = false;
+
+  private constructor(
+    /** The store (wrapped read-only in mode "r"). */
+    readonly store: Readable,
+    /** The path the file was opened from (`""` for a store object). */
+    readonly filename: string,
+    private readonly openMode: FileMode,
+    root: ZarrGroup,
+    private readonly useConsolidated: boolean | undefined,
+  ) {
+    super(undefined, root);
+  }
+
+  /** Opens or creates a file: see {@link File}. */
+  static async open(
+    target: StoreLike | string,
+    mode: FileMode = "r",
+    options: FileOptions = {},
+  ): Promise<H5File> {
+    if (!MODES.includes(mode))
+      throw new TypeError(
+        `Invalid mode ${JSON.stringify(mode)}: use one of ${MODES.map((m) => `"${m}"`).join(", ")}`,
+      );
+    const writable = mode !== "r";
+    const base =
+      typeof target === "string" ? new FsStore(target, { readOnly: !writable }) : toStore(target);
+    const filename = typeof target === "string" ? target : "";
+    if (writable && !isWritable(base))
+      throw new ReadOnlyError(filename || "/", `open with mode ${JSON.stringify(mode)}`);
+    const store = writable ? base : new ReadOnlyStore(base);
+    const consolidated = options.consolidated ?? (writable ? false : undefined);
+    const existing = await readNodeMetadata(store, "", { consolidated, kind: "group" });
+    if (existing?.kind === "array") {
+      throw new H5TypeError(
+        `${filename || "The store"}: the root is an array, not a group; open it with openArray()`,
+      );
+    }
+    if ((mode === "r" || mode === "r+") && !existing) {
+      throw new NotFoundError(
+        filename || "/",
+        "Zarr hierarchy",
+        `Unable to open file (mode ${JSON.stringify(mode)} needs an existing file; use "a" or "w" to create one)`,
+      );
+    }
+    if ((mode === "w-" || mode === "x") && existing) throw new FileExistsError(filename || "/");
+    let root: ZarrGroup;
+    if (existing && mode !== "w") {
+      root = nodeFromMetadata(store, "", existing, {
+        useConsolidated: consolidated !== false,
+      }) as ZarrGroup;
+    } else {
+      const s = store as Readable & Writable;
+      // "w" truncates: everything in the store goes, as h5py truncates the file.
+      if (mode === "w") await s.deletePrefix("");
+      root = await createGroup(s, { zarrFormat: options.zarrFormat ?? 3 });
+    }
+    return new H5File(store, filename, mode, root, consolidated);
+  }
+
+  /** `"r"` or `"r+"`, as h5py reports it. */
+  get mode(): "r" | "r+" {
+    return this.openMode === "r" ? "r" : "r+";
+  }
+  /** Whether the file can be written. */
+  get writable(): boolean {
+    return this.openMode !== "r";
+  }
+  /** 2 or 3. */
+  get zarrFormat(): 2 | 3 {
+    return this.inner.zarrFormat;
+  }
+  /** Whether {@link H5File.close} was called. */
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** Closes the file: every later operation through it fails with ClosedFileError. Stores need no flushing. */
+  close(): void {
+    this.closedFlag = true;
+  }
+
+  /** @throws ClosedFileError after {@link H5File.close} */
+  assertOpen(): void {
+    if (this.closedFlag) throw new ClosedFileError(this.filename || "/");
+  }
+
+  /**
+   * Checks that the file may be written.
+   * @throws FileModeError in mode "r"; ClosedFileError after close
+   */
+  requireWritable(action: string, name: string): void {
+    this.assertOpen();
+    if (!this.writable) throw new FileModeError(name, action, this.openMode);
+  }
+
+  /** A Zarr node as an h5 object of this file (the root is the file itself). */
+  wrap(node: ZarrArray | ZarrGroup): H5Node {
+    if (node instanceof ZarrGroup && node.path === "") {
+      this.inner = node;
+      return this;
+    }
+    return wrapNode(this, node);
+  }
+
+  /** The Zarr group at a store path, read fresh. */
+  async openZarrGroup(path: string): Promise<ZarrGroup> {
+    this.assertOpen();
+    if (path === "" && !this.writable) return this.inner;
+    const node = await readNodeMetadata(this.store, path, {
+      zarrFormat: this.zarrFormat,
+      consolidated: this.useConsolidated,
+      kind: "group",
+    });
+    if (node?.kind !== "group") throw new NotFoundError(`/${path}`, "group");
+    const group = nodeFromMetadata(this.store, path, node, {
+      useConsolidated: this.useConsolidated !== false,
+    }) as ZarrGroup;
+    if (path === "") this.inner = group;
+    return group;
+  }
+
+  /** The h5 group at a store path. */
+  async groupAt(path: string): Promise<Group> {
+    if (path === "") return this;
+    return new Group(this, await this.openZarrGroup(path));
+  }
+
+  /** The root is its own parent, as in h5py. */
+  override get parent(): Promise<Group> {
+    return Promise.resolve(this);
+  }
+
+  /**
+   * Keeps the root's consolidated metadata (if it has any) in step with a change made through
+   * this file: `{remove, add}` patches it (store paths), `"rescan"` consolidates again. Costs
+   * one read when the root has none.
+   */
+  async syncConsolidated(
+    change: { remove?: string[]; add?: [string, NodeMetadata][] } | "rescan",
+  ): Promise<void> {
+    const store = this.store as Readable & Writable;
+    const found = await this.readRootConsolidated();
+    if (!found) return;
+    if (change === "rescan") {
+      await consolidateMetadata(store);
+      return;
+    }
+    const updated = found.consolidated.withChanges(change);
+    await Promise.all(
+      consolidatedDocuments(found.metadata, updated).map(([key, bytes]) =>
+        store.set(joinKey("", key), bytes),
+      ),
+    );
+  }
+
+  private async readRootConsolidated(): Promise<
+    { metadata: ZarrGroup["metadata"]; consolidated: ConsolidatedMetadata } | undefined
+  > {
+    if (this.zarrFormat === 2) {
+      // Only `.zmetadata` says whether there is any: one read, not the four of a full open.
+      const doc = await readJson(this.store, METADATA_KEYS.zmetadata);
+      if (doc === undefined) return undefined;
+      const consolidated = ConsolidatedMetadata.fromV2(doc, `/${METADATA_KEYS.zmetadata}`);
+      return { metadata: this.inner.metadata, consolidated };
+    }
+    const node = await readNodeMetadata(this.store, "", { zarrFormat: 3 });
+    return node?.kind === "group" && node.consolidated
+      ? { metadata: node.metadata, consolidated: node.consolidated }
+      : undefined;
+  }
+
+  /** Like h5py's repr. */
+  override toString(): string {
+    return `<Zarr h5 file ${JSON.stringify(this.filename || "(store)")} (mode ${this.mode})>`;
+  }
+}
+
+/**
+ * Opens or creates an h5 file over a Zarr hierarchy (h5py's `File(name, mode)`): a path opens
+ * a filesystem store; any store (or a `Map`) works too. Async, since Zarr I/O is.
+ *
+ * ```ts
+ * import { File } from "@z/zarr/h5";
+ * const f = await File("data.zarr", "w");
+ * const g = await f.createGroup("measurements");
+ * const d = await g.createDataset("temps", { shape: [100, 10], dtype: "f4", chunks: [10, 10], compression: "gzip" });
+ * await d.attrs.set("units", "K");
+ * ```
+ * @param mode see {@link FileMode} (default "r")
+ * @throws NotFoundError ("r", "r+" without a hierarchy), FileExistsError ("w-", "x" with one),
+ *   H5TypeError (the root is an array), ReadOnlyError (a writable mode on a read-only store)
+ */
+export function File(
+  target: StoreLike | string,
+  mode: FileMode = "r",
+  options: FileOptions = {},
+): Promise<H5File> {
+  return H5File.open(target, mode, options);
+}
+Object.defineProperty(File, Symbol.hasInstance, {
+  value: (value: unknown) => value instanceof H5File,
+});
+
+/** The type of an open file (what {@link File} resolves to). */
+export type File = H5File;

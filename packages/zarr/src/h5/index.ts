@@ -1,0 +1,22 @@
+/**
+ * An h5py-style layer over Zarr: `File`, `Group`, `Dataset` and attribute managers with h5py's
+ * names and meanings, async where Zarr I/O is. See docs/h5py.md for h5py and this side by side.
+ *
+ * ```ts
+ * import { File } from "@z/zarr/h5";
+ * const f = await File("data.zarr", "a");
+ * const d = await f.requireDataset("x", [100], "f8", { chunks: [10], compression: "gzip", maxshape: [null] });
+ * await d.resize(200);
+ * ```
+ * @packageDocumentation
+ */
+import "../index.js";
+
+export { slice } from "@z/indexing";
+export * from "./attrs.js";
+export * from "./compression.js";
+export * from "./dataset.js";
+export * from "./dtypes.js";
+export * from "./errors.js";
+export * from "./file.js";
+export * from "./group.js";
