@@ -5,6 +5,7 @@ import { getCommand } from "./commands/get.js";
 import { infoCommand } from "./commands/info.js";
 import { treeCommand } from "./commands/tree.js";
 import { UsageError } from "./errors.js";
+import { closeLocations } from "./location.js";
 import { type Output, processOutput } from "./output.js";
 
 /** The usage text printed by `zarr --help`. */
@@ -18,7 +19,8 @@ Commands:
   copy <src> <dst> [--path P] [--format 2|3] [--compressor none|gzip|zstd|blosc]
        [--chunks a,b,c] [--overwrite]         rewrite an array or a hierarchy
 
-<location> is a directory holding a Zarr hierarchy (v2 or v3).
+<location> is a directory holding a Zarr hierarchy (v2 or v3), a .zip file of one, or an
+http(s) URL of either (read-only). A copy destination is a directory or a new .zip file.
 SEL is NumPy-style, one item per axis: "0:10,::-1,3" ("..." and ":" allowed).
 `;
 
@@ -107,5 +109,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
     const e = error as Error;
     output.err(`zarr: ${e.name && e.name !== "Error" ? `${e.name}: ` : ""}${e.message}\n`);
     return 1;
+  } finally {
+    await closeLocations();
   }
 }

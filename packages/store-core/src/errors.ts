@@ -1,7 +1,7 @@
-/** Brand shared by every error class of the @z packages, so one check recognises them all. */
+/** Brand shared by every error class of the `@z` packages, so one check recognises them all. */
 export const ZARR_ERROR_BRAND: unique symbol = Symbol.for("@z/error") as never;
 
-/** True for any error thrown by an @z package, whichever package defined its class. */
+/** True for any error thrown by an `@z` package, whichever package defined its class. */
 export function isZarrError(error: unknown): error is Error {
   return typeof error === "object" && error !== null && (error as never)[ZARR_ERROR_BRAND] === true;
 }

@@ -1,7 +1,11 @@
 /**
- * Store interfaces, key rules, byte ranges, errors and wrapper stores shared by every @z store.
+ * Store interfaces, key rules, byte ranges, errors and wrapper stores shared by every `@z` store.
  * @packageDocumentation
  */
+export * from "./byte-lru.js";
+export * from "./caching-store.js";
+export * from "./coalesce.js";
+export * from "./coalescing-store.js";
 export * from "./errors.js";
 export * from "./keys.js";
 export * from "./listing.js";
@@ -10,4 +14,3 @@ export * from "./normalize.js";
 export * from "./range.js";
 export * from "./store.js";
 export * from "./wrappers.js";
-export * from "./coalesce.js";

@@ -12,7 +12,8 @@ import {
   type Writable,
 } from "./store.js";
 
-type Signal = { signal?: AbortSignal };
+/** Options that only carry an abort signal. */
+export type SignalOptions = { signal?: AbortSignal };
 
 /**
  * A read-only view of a store: reads and listings pass through, writes reject with
@@ -67,7 +68,8 @@ export class PrefixStore implements Readable, Writable, Listable {
     const write = inner as Partial<Writable>;
     const setIfNotExists = write.setIfNotExists;
     if (setIfNotExists) {
-      this.setIfNotExists = async (key, value, options) => setIfNotExists.call(inner, this.full(key), value, options);
+      this.setIfNotExists = async (key, value, options) =>
+        setIfNotExists.call(inner, this.full(key), value, options);
     }
   }
   has?: Readable["has"];
@@ -84,18 +86,24 @@ export class PrefixStore implements Readable, Writable, Listable {
     return this.path === "" ? key : key.slice(this.path.length + 1);
   }
   private writable(): Writable {
-    if (!isWritable(this.inner)) throw new UnsupportedOperationError("The wrapped store cannot be written");
+    if (!isWritable(this.inner))
+      throw new UnsupportedOperationError("The wrapped store cannot be written");
     return this.inner;
   }
   private listable(): Listable {
-    if (!isListable(this.inner)) throw new UnsupportedOperationError("The wrapped store cannot list keys");
+    if (!isListable(this.inner))
+      throw new UnsupportedOperationError("The wrapped store cannot list keys");
     return this.inner;
   }
 
   async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
     return this.inner.get(this.full(key), options);
   }
-  async getRanges(key: string, ranges: readonly ByteRange[], options?: Signal): Promise<Uint8Array[] | undefined> {
+  async getRanges(
+    key: string,
+    ranges: readonly ByteRange[],
+    options?: SignalOptions,
+  ): Promise<Uint8Array[] | undefined> {
     const full = this.full(key);
     if (this.inner.getRanges) return this.inner.getRanges(full, ranges, options);
     const parts: Uint8Array[] = [];
@@ -119,7 +127,8 @@ export class PrefixStore implements Readable, Writable, Listable {
     yield* this.listPrefix("");
   }
   async *listPrefix(prefix: string): AsyncIterable<string> {
-    for await (const key of this.listable().listPrefix(this.fullPrefix(prefix))) yield this.strip(key);
+    for await (const key of this.listable().listPrefix(this.fullPrefix(prefix)))
+      yield this.strip(key);
   }
   async listDir(prefix: string): Promise<DirListing> {
     const { keys, prefixes } = await this.listable().listDir(this.fullPrefix(prefix));
@@ -164,7 +173,12 @@ export class LoggingStore implements Readable, Partial<Writable>, Partial<Listab
     if (getRanges) {
       this.getRanges = async (key, ranges, options) => {
         const parts = await getRanges.call(inner, key, ranges, options);
-        this.record({ method: "getRanges", key, range: ranges, bytes: parts?.reduce((n, p) => n + p.length, 0) ?? 0 });
+        this.record({
+          method: "getRanges",
+          key,
+          range: ranges,
+          bytes: parts?.reduce((n, p) => n + p.length, 0) ?? 0,
+        });
         return parts;
       };
     }

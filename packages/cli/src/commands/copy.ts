@@ -10,7 +10,7 @@ import {
   ZarrArray,
 } from "@z/zarr";
 import { UsageError } from "../errors.js";
-import { openLocation } from "../location.js";
+import { completeLocation, openLocation } from "../location.js";
 import type { Output } from "../output.js";
 import { ProgressBar } from "../progress.js";
 import { type CompressorChoice, copyCodecs } from "./copy-codecs.js";
@@ -115,5 +115,6 @@ export async function copyCommand(output: Output, source: string, destination: s
   const to = await openLocation(destination, { create: true });
   const node = await open(from, { path: options.path });
   const count = await copyNode(output, node, to, options);
+  await completeLocation(to);
   output.err(`copied ${count} node${count === 1 ? "" : "s"} from ${source} to ${destination}\n`);
 }

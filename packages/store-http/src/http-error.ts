@@ -1,0 +1,39 @@
+import { StoreError } from "@z/store-core";
+
+/** Strips the query string, which can hold credentials (presigned URL signatures, tokens). */
+export function redactUrl(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : `${url.slice(0, query)}?…`;
+}
+
+/**
+ * An HTTP request that failed: a status that is neither success nor "missing", a server that
+ * kept failing after every retry, or an answer the store cannot make sense of. The URL in the
+ * message has its query string removed.
+ */
+export class HttpError extends StoreError {
+  override name = "HttpError";
+  /** The last status received; 0 when the request never got an answer (network error). */
+  readonly status: number;
+  /** The method of the request. */
+  readonly method: string;
+  /** The URL of the request, query string removed. */
+  readonly url: string;
+  /** What went wrong, without the method and URL (`"503 Service Unavailable"`). */
+  readonly detail: string;
+
+  constructor(
+    method: string,
+    url: string,
+    status: number,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    const where = `${method} ${redactUrl(url)}`;
+    super(`${where}: ${detail}`, options);
+    this.method = method;
+    this.url = redactUrl(url);
+    this.status = status;
+    this.detail = detail;
+  }
+}

@@ -1,0 +1,479 @@
+import {
+  AbortError,
+  type ByteRange,
+  type GetOptions,
+  type Readable,
+  ReadOnlyError,
+  type SetOptions,
+  StoreError,
+  sliceRange,
+  throwIfAborted,
+  UnsupportedOperationError,
+  validateKey,
+  validatePrefix,
+  validateRange,
+  type Writable,
+} from "@z/store-core";
+import { discardBody, errorExcerpt, readBody, readBodyPrefix } from "./body.js";
+import { HttpError, redactUrl } from "./http-error.js";
+import { Limiter } from "./limiter.js";
+import {
+  type HttpStoreOptions,
+  type ResolvedHttpStoreOptions,
+  resolveHttpOptions,
+} from "./options.js";
+import { isEmptyRange, parseContentRange, rangeHeader } from "./range-header.js";
+import { backoffDelay, retryAfterDelay, sleep } from "./retry.js";
+import { keyUrl, splitBaseUrl } from "./url.js";
+
+/** What a ranged GET came back with when the server would not serve a suffix range. */
+const SUFFIX_REFUSED = Symbol("suffix refused");
+
+/** Statuses with which servers refuse a range form they do not implement. */
+const REFUSAL_STATUSES = new Set([400, 405, 416, 501]);
+
+interface Outgoing {
+  headers?: Record<string, string>;
+  body?: Uint8Array;
+}
+
+/**
+ * A Zarr store over HTTP(S), built on `fetch`, for Node.js and browsers. Key `a/c/0` is the URL
+ * `<base>/a/c/0` (each key segment percent-encoded). Reads use `Range` requests (`bytes=a-b`,
+ * `bytes=a-`, `bytes=-n`, with a HEAD-based fallback where suffix ranges are refused); 404 (or
+ * any of `missingStatuses`) reads as missing; 5xx answers and network errors are retried with
+ * exponential backoff and jitter, 4xx never; at most `concurrency` requests run at once.
+ * Writes (PUT, DELETE) are off unless `writable: true`. Plain HTTP has no listing, so the store
+ * is not listable: open hierarchies through consolidated metadata, or by known paths.
+ *
+ * @example
+ * ```ts
+ * const store = new HttpStore("https://example.com/data.zarr", {
+ *   headers: async () => ({ Authorization: `Bearer ${await token()}` }),
+ * });
+ * const bytes = await store.get("temperature/c/0/0", { range: { offset: 0, length: 1024 } });
+ * ```
+ */
+export class HttpStore implements Readable, Writable {
+  /** The base URL, ending in `/` (query string removed; it is still sent with every request). */
+  readonly url: string;
+  readonly #query: string;
+  readonly #options: ResolvedHttpStoreOptions;
+  readonly #limiter: Limiter;
+  /** Set once the server refused a suffix range: later suffix reads go HEAD + range at once. */
+  #suffixRefused = false;
+  readonly #warned = new Set<string>();
+
+  constructor(url: string | URL, options: HttpStoreOptions = {}) {
+    const { base, query } = splitBaseUrl(url);
+    this.url = base;
+    this.#query = query;
+    this.#options = resolveHttpOptions(options);
+    this.#limiter = new Limiter(this.#options.concurrency);
+    if (this.#options.suffixRanges === "never") this.#suffixRefused = true;
+  }
+
+  /** Whether this store found that its server refuses suffix ranges (or was told so). */
+  get suffixRangesRefused(): boolean {
+    return this.#suffixRefused;
+  }
+
+  /** The URL a key is read from (before `resolveUrl`). */
+  urlOf(key: string): string {
+    return keyUrl(this.url, this.#query, key);
+  }
+
+  // ---- reads ----
+
+  async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
+    validateKey(key);
+    const range = options?.range;
+    if (range) validateRange(range);
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    if (range === undefined) {
+      return this.#send("GET", key, {}, signal, async (response, url) => {
+        if (this.#options.missingStatuses.has(response.status))
+          return discardBody(response).then(() => undefined);
+        if (response.ok && response.status !== 206) return readBody(response);
+        throw await this.#failure("GET", url, response);
+      });
+    }
+    return this.#getRange(key, range, signal);
+  }
+
+  async getRanges(
+    key: string,
+    ranges: readonly ByteRange[],
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array[] | undefined> {
+    validateKey(key);
+    for (const range of ranges) validateRange(range);
+    throwIfAborted(options?.signal);
+    if (ranges.length === 0) return (await this.has(key, options)) ? [] : undefined;
+    // One request per range, run under the concurrency limit; a CoalescingStore merges them.
+    const parts = await Promise.all(
+      ranges.map((range) => this.#getRange(key, range, options?.signal)),
+    );
+    return parts.some((part) => part === undefined) ? undefined : (parts as Uint8Array[]);
+  }
+
+  /** Whether a key exists: a HEAD request (a one-byte GET where HEAD is refused). */
+  async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
+    return (await this.size(key, options)) !== undefined;
+  }
+
+  /**
+   * The size in bytes of a value, or undefined when the key is missing: a HEAD request for its
+   * `Content-Length` (a one-byte range GET for its `Content-Range` where HEAD is refused).
+   */
+  async size(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined> {
+    validateKey(key);
+    const signal = options?.signal;
+    throwIfAborted(signal);
+    const size = await this.#send("HEAD", key, {}, signal, async (response, url) => {
+      await discardBody(response);
+      if (this.#options.missingStatuses.has(response.status)) return undefined;
+      if (response.ok) {
+        const length = Number(response.headers.get("content-length") ?? Number.NaN);
+        return Number.isSafeInteger(length) && length >= 0 ? length : SUFFIX_REFUSED;
+      }
+      if (response.status === 405 || response.status === 501) return SUFFIX_REFUSED;
+      throw await this.#failure("HEAD", url, response);
+    });
+    // No usable HEAD: ask for one byte, whose Content-Range tells the size.
+    return size === SUFFIX_REFUSED ? this.#sizeByRange(key, signal) : size;
+  }
+
+  async #sizeByRange(key: string, signal: AbortSignal | undefined): Promise<number | undefined> {
+    return this.#send(
+      "GET",
+      key,
+      { headers: { Range: "bytes=0-0" } },
+      signal,
+      async (response, url) => {
+        if (this.#options.missingStatuses.has(response.status))
+          return discardBody(response).then(() => undefined);
+        const contentRange = parseContentRange(response.headers.get("content-range"));
+        if (
+          (response.status === 206 || response.status === 416) &&
+          contentRange?.total !== undefined
+        ) {
+          await discardBody(response);
+          return contentRange.total;
+        }
+        if (response.status === 200) return (await readBody(response)).length;
+        if (response.status === 416) return discardBody(response).then(() => 0);
+        throw await this.#failure("GET", url, response);
+      },
+    );
+  }
+
+  async #getRange(
+    key: string,
+    range: ByteRange,
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array | undefined> {
+    if (isEmptyRange(range))
+      return (await this.has(key, { signal })) ? new Uint8Array(0) : undefined;
+    if ("suffix" in range && this.#suffixRefused)
+      return this.#suffixBySize(key, range.suffix, signal);
+    const headers = { Range: rangeHeader(range) };
+    const result = await this.#send("GET", key, { headers }, signal, (response, url) =>
+      this.#readRanged(response, url, range),
+    );
+    if (result !== SUFFIX_REFUSED) return result;
+    this.#suffixRefused = true;
+    this.#warnOnce(
+      "suffix",
+      `${redactUrl(this.url)}: the server refuses suffix ranges (bytes=-n); suffix reads now cost a HEAD request plus a range request`,
+    );
+    return this.#suffixBySize(key, (range as { suffix: number }).suffix, signal);
+  }
+
+  /** A suffix read for servers without suffix ranges: the size by HEAD, then a normal range. */
+  async #suffixBySize(
+    key: string,
+    suffix: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array | undefined> {
+    const size = await this.size(key, { signal });
+    if (size === undefined) return undefined;
+    const start = Math.max(0, size - suffix);
+    if (start === size) return new Uint8Array(0);
+    return this.#getRange(key, { offset: start, length: size - start }, signal);
+  }
+
+  /** Interprets the answer to a ranged GET. */
+  async #readRanged(
+    response: Response,
+    url: string,
+    range: ByteRange,
+  ): Promise<Uint8Array | undefined | typeof SUFFIX_REFUSED> {
+    const { status } = response;
+    const isSuffix = "suffix" in range;
+    if (this.#options.missingStatuses.has(status))
+      return discardBody(response).then(() => undefined);
+    if (status === 206) return this.#partial(response, url, range);
+    if (status === 200) {
+      this.#warnOnce(
+        "ignored",
+        `${redactUrl(this.url)}: the server ignores Range headers; ranged reads download values from their start and slice them`,
+      );
+      const body =
+        "length" in range
+          ? await readBodyPrefix(response, range.offset + range.length)
+          : await readBody(response);
+      return sliceRange(body, range);
+    }
+    const contentRange = parseContentRange(response.headers.get("content-range"));
+    if (status === 416) {
+      await discardBody(response);
+      // A suffix of a non-empty value is always satisfiable: a 416 is a refusal of the form.
+      if (isSuffix) return contentRange?.total === 0 ? new Uint8Array(0) : SUFFIX_REFUSED;
+      // The range starts at or past the end of the value: it selects nothing.
+      return new Uint8Array(0);
+    }
+    if (isSuffix && REFUSAL_STATUSES.has(status))
+      return discardBody(response).then(() => SUFFIX_REFUSED);
+    throw await this.#failure("GET", url, response);
+  }
+
+  /** A 206 answer: checks its Content-Range against what was asked and cuts it to size. */
+  async #partial(response: Response, url: string, range: ByteRange): Promise<Uint8Array> {
+    const contentRange = parseContentRange(response.headers.get("content-range"));
+    const body = await readBody(response);
+    const bad = (why: string) =>
+      new HttpError("GET", url, 206, `unexpected partial content: ${why}`);
+    if (contentRange?.start === undefined) {
+      // Without Content-Range, trust a body no longer than asked for.
+      const asked =
+        "suffix" in range
+          ? range.suffix
+          : "length" in range
+            ? range.length
+            : Number.POSITIVE_INFINITY;
+      if (body.length > asked)
+        throw bad(`${body.length} bytes for ${rangeHeader(range)} and no Content-Range`);
+      return body;
+    }
+    const { start, end, total } = contentRange as Required<typeof contentRange>;
+    if (body.length !== end - start + 1) {
+      throw bad(`Content-Range ${start}-${end} but a body of ${body.length} bytes`);
+    }
+    let wantedStart: number;
+    if ("suffix" in range)
+      wantedStart = total === undefined ? start : Math.max(0, total - range.suffix);
+    else wantedStart = range.offset;
+    if (start > wantedStart)
+      throw bad(`asked for ${rangeHeader(range)}, got bytes ${start}-${end}`);
+    const from = wantedStart - start;
+    const length = "length" in range ? range.length : body.length - from;
+    return body.subarray(from, Math.min(body.length, from + length));
+  }
+
+  // ---- writes ----
+
+  async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
+    this.#checkWrite(key, options);
+    await this.#send(
+      "PUT",
+      key,
+      { body: value, headers: { "Content-Type": "application/octet-stream" } },
+      options?.signal,
+      async (response, url) => {
+        if (!response.ok) throw await this.#failure("PUT", url, response);
+        await discardBody(response);
+      },
+    );
+  }
+
+  /** Writes only if the key is missing, with `If-None-Match: *` (the server must honour it). */
+  async setIfNotExists(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean> {
+    this.#checkWrite(key, options);
+    const headers = { "Content-Type": "application/octet-stream", "If-None-Match": "*" };
+    return this.#send(
+      "PUT",
+      key,
+      { body: value, headers },
+      options?.signal,
+      async (response, url) => {
+        // 412: it exists; 409: S3's answer to a conditional write racing another one.
+        if (response.status === 412 || response.status === 409)
+          return discardBody(response).then(() => false);
+        if (!response.ok) throw await this.#failure("PUT", url, response);
+        await discardBody(response);
+        return true;
+      },
+    );
+  }
+
+  async delete(key: string, options?: SetOptions): Promise<void> {
+    this.#checkWrite(key, options);
+    await this.#send("DELETE", key, {}, options?.signal, async (response, url) => {
+      if (!response.ok && !this.#options.missingStatuses.has(response.status)) {
+        throw await this.#failure("DELETE", url, response);
+      }
+      await discardBody(response);
+    });
+  }
+
+  /** Plain HTTP cannot list keys, so it cannot delete by prefix: always rejects. */
+  async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
+    validatePrefix(prefix);
+    throwIfAborted(options?.signal);
+    if (!this.#options.writable) throw new ReadOnlyError(prefix, "delete");
+    throw new UnsupportedOperationError(
+      `Cannot delete the prefix ${JSON.stringify(prefix)} over HTTP: plain HTTP cannot list the keys under it`,
+    );
+  }
+
+  #checkWrite(key: string, options: SetOptions | undefined): void {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    if (!this.#options.writable) throw new ReadOnlyError(key);
+  }
+
+  // ---- transport ----
+
+  async #headersFor(
+    method: string,
+    url: string,
+    key: string,
+    extra: Record<string, string> | undefined,
+  ): Promise<Headers> {
+    const option = this.#options.headers;
+    const base = typeof option === "function" ? await option({ method, url, key }) : option;
+    const headers = new Headers(base);
+    for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+    return headers;
+  }
+
+  async #failure(method: string, url: string, response: Response): Promise<HttpError> {
+    const excerpt = await errorExcerpt(response);
+    const text = `${response.status} ${response.statusText}`.trim();
+    return new HttpError(method, url, response.status, excerpt ? `${text}: ${excerpt}` : text);
+  }
+
+  /**
+   * Sends one request under the concurrency limit, retrying retryable statuses and network
+   * errors with backoff (the slot is given back while waiting), and hands the final response to
+   * `consume` while the slot is held, so bodies being read count against the limit too.
+   */
+  async #send<T>(
+    method: string,
+    key: string,
+    outgoing: Outgoing,
+    signal: AbortSignal | undefined,
+    consume: (response: Response, url: string) => Promise<T>,
+  ): Promise<T> {
+    const defaultUrl = keyUrl(this.url, this.#query, key);
+    const url = this.#options.resolveUrl
+      ? await this.#options.resolveUrl(key, defaultUrl)
+      : defaultUrl;
+    const { retries, retryDelay, maxRetryDelay } = this.#options;
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.#attempt(method, url, key, outgoing, signal, consume);
+      if (outcome.done) return outcome.value;
+      if (attempt >= retries) {
+        const { error } = outcome;
+        throw new HttpError(
+          method,
+          url,
+          error.status,
+          `${error.detail} (gave up after ${attempt + 1} attempts)`,
+          {
+            cause: outcome.cause,
+          },
+        );
+      }
+      const wanted = outcome.retryAfter ?? backoffDelay(attempt, retryDelay, maxRetryDelay);
+      const delayMs = Math.min(maxRetryDelay, wanted);
+      this.#options.onRetry?.({
+        method,
+        url: redactUrl(url),
+        attempt: attempt + 1,
+        delayMs,
+        status: outcome.error.status || undefined,
+        error: outcome.cause,
+      });
+      await sleep(delayMs, signal);
+    }
+  }
+
+  /** One try of a request: its result, or why it failed in a way worth retrying. */
+  async #attempt<T>(
+    method: string,
+    url: string,
+    key: string,
+    outgoing: Outgoing,
+    signal: AbortSignal | undefined,
+    consume: (response: Response, url: string) => Promise<T>,
+  ): Promise<
+    | { done: true; value: T }
+    | {
+        done: false;
+        error: { status: number; detail: string };
+        cause?: unknown;
+        retryAfter?: number;
+      }
+  > {
+    const release = await this.#limiter.acquire(signal);
+    try {
+      const headers = await this.#headersFor(method, url, key, outgoing.headers);
+      let response: Response;
+      try {
+        response = await this.#options.fetch(url, {
+          ...this.#options.fetchOptions,
+          method,
+          headers,
+          body: outgoing.body as RequestInit["body"],
+          signal,
+        });
+      } catch (error) {
+        if (signal?.aborted) throw new AbortError(signal.reason);
+        return {
+          done: false,
+          error: { status: 0, detail: `network error: ${describe(error)}` },
+          cause: error,
+        };
+      }
+      if (this.#options.retryStatus(response.status)) {
+        const retryAfter = retryAfterDelay(response.headers.get("retry-after"));
+        const failure = await this.#failure(method, url, response);
+        return {
+          done: false,
+          error: { status: response.status, detail: failure.detail },
+          retryAfter,
+        };
+      }
+      try {
+        return { done: true, value: await consume(response, url) };
+      } catch (error) {
+        if (signal?.aborted) throw new AbortError(signal.reason);
+        // A body cut off mid-transfer surfaces as a TypeError from fetch: a network error.
+        if (error instanceof StoreError || !(error instanceof TypeError)) throw error;
+        return {
+          done: false,
+          error: { status: 0, detail: `network error: ${describe(error)}` },
+          cause: error,
+        };
+      }
+    } finally {
+      release();
+    }
+  }
+
+  #warnOnce(topic: string, message: string): void {
+    if (this.#warned.has(topic)) return;
+    this.#warned.add(topic);
+    this.#options.onWarning(message);
+  }
+}
+
+/** A network error's message with its cause (undici puts the useful part there). */
+function describe(error: unknown): string {
+  const e = error as Error & { cause?: unknown };
+  if (e?.cause instanceof Error) return `${e.message} (${e.cause.message})`;
+  return e instanceof Error ? e.message : String(error);
+}

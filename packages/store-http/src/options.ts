@@ -1,0 +1,130 @@
+/** What a headers function is told about the request it adds headers to. */
+export interface HttpRequestInfo {
+  /** `GET`, `HEAD`, `PUT` or `DELETE`. */
+  method: string;
+  /** The URL about to be requested. */
+  url: string;
+  /** The store key. */
+  key: string;
+}
+
+/** Headers for every request: fixed, or computed per request (auth tokens that expire). */
+export type HeadersOption =
+  | Record<string, string>
+  | [string, string][]
+  | Headers
+  | ((
+      request: HttpRequestInfo,
+    ) => Record<string, string> | Headers | Promise<Record<string, string> | Headers>);
+
+/** What {@link HttpStoreOptions.onRetry} is told before each retry. */
+export interface RetryInfo {
+  method: string;
+  /** The URL, query string removed. */
+  url: string;
+  /** 1 for the first retry. */
+  attempt: number;
+  /** How long the store waits before this retry, in milliseconds. */
+  delayMs: number;
+  /** The status that caused the retry; undefined for a network error. */
+  status?: number;
+  /** The network error that caused the retry. */
+  error?: unknown;
+}
+
+/** Options of an {@link HttpStore}. */
+export interface HttpStoreOptions {
+  /** The fetch implementation (default the global `fetch`). */
+  fetch?: typeof fetch;
+  /** Headers sent with every request, or a function returning them per request. */
+  headers?: HeadersOption;
+  /**
+   * Maps a key to the URL to request, for presigned URLs or layouts where keys are not plain
+   * paths below the base URL; receives the default URL.
+   */
+  resolveUrl?: (key: string, defaultUrl: string) => string | Promise<string>;
+  /** Extra `fetch` options (`credentials`, `mode`, `cache`, `redirect`...). */
+  fetchOptions?: Omit<RequestInit, "method" | "headers" | "body" | "signal">;
+  /** Statuses that mean "no such key" (default `[404]`; S3 without list rights: `[403, 404]`). */
+  missingStatuses?: readonly number[];
+  /** How many times a request is retried after a 5xx status or a network error (default 3). */
+  retries?: number;
+  /** The backoff base, in milliseconds: retry n waits up to `retryDelay * 2^n` (default 200). */
+  retryDelay?: number;
+  /** The longest wait before a retry, in milliseconds (default 10 000). */
+  maxRetryDelay?: number;
+  /**
+   * Which failed statuses are retried (default: 5xx except 501 Not Implemented and 505 HTTP
+   * Version Not Supported, which do not go away). 4xx are final unless you include them (429).
+   */
+  retryStatus?: (status: number) => boolean;
+  /** Called before each retry (logging, metrics). */
+  onRetry?: (info: RetryInfo) => void;
+  /** At most this many requests in flight at once (default 16). */
+  concurrency?: number;
+  /**
+   * Allow `set`, `setIfNotExists` (`If-None-Match: *`) and `delete` as PUT and DELETE requests
+   * (default false: they reject with ReadOnlyError).
+   */
+  writable?: boolean;
+  /**
+   * Whether the server honours suffix ranges (`bytes=-n`): `"auto"` (default) tries them and,
+   * on the first refusal, switches this store to a HEAD for the size plus a normal range.
+   */
+  suffixRanges?: "auto" | "never";
+  /** Receives the store's warnings (default `console.warn`); each warning is given once. */
+  onWarning?: (message: string) => void;
+}
+
+/** The options with their defaults filled in. */
+export interface ResolvedHttpStoreOptions {
+  fetch: typeof fetch;
+  headers: HeadersOption | undefined;
+  resolveUrl: ((key: string, defaultUrl: string) => string | Promise<string>) | undefined;
+  fetchOptions: Omit<RequestInit, "method" | "headers" | "body" | "signal">;
+  missingStatuses: ReadonlySet<number>;
+  retries: number;
+  retryDelay: number;
+  maxRetryDelay: number;
+  retryStatus: (status: number) => boolean;
+  onRetry: ((info: RetryInfo) => void) | undefined;
+  concurrency: number;
+  writable: boolean;
+  suffixRanges: "auto" | "never";
+  onWarning: (message: string) => void;
+}
+
+/** 5xx answers are worth retrying, except those that say the request can never work. */
+function defaultRetryStatus(status: number): boolean {
+  return status >= 500 && status <= 599 && status !== 501 && status !== 505;
+}
+
+function nonNegative(value: number, what: string): number {
+  if (!(Number.isFinite(value) && value >= 0))
+    throw new RangeError(`${what} must be a non-negative number, got ${value}`);
+  return value;
+}
+
+/** Fills in the defaults of {@link HttpStoreOptions} and checks the numbers. */
+export function resolveHttpOptions(options: HttpStoreOptions): ResolvedHttpStoreOptions {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== "function") {
+    throw new TypeError("HttpStore needs fetch: pass options.fetch where there is no global fetch");
+  }
+  return {
+    fetch: fetchImpl,
+    headers: options.headers,
+    resolveUrl: options.resolveUrl,
+    fetchOptions: options.fetchOptions ?? {},
+    missingStatuses: new Set(options.missingStatuses ?? [404]),
+    retries: Math.floor(nonNegative(options.retries ?? 3, "retries")),
+    retryDelay: nonNegative(options.retryDelay ?? 200, "retryDelay"),
+    maxRetryDelay: nonNegative(options.maxRetryDelay ?? 10_000, "maxRetryDelay"),
+    retryStatus: options.retryStatus ?? defaultRetryStatus,
+    onRetry: options.onRetry,
+    concurrency: options.concurrency ?? 16,
+    writable: options.writable ?? false,
+    suffixRanges: options.suffixRanges ?? "auto",
+    onWarning: options.onWarning ?? ((message) => console.warn(message)),
+  };
+}

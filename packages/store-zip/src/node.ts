@@ -1,0 +1,132 @@
+/**
+ * Node.js helpers of `@z/store-zip`: zip archives in local files, read by positioned reads and
+ * written as a stream. Kept out of the main entry point, which must load in browsers.
+ * @packageDocumentation
+ */
+import { type FileHandle, open } from "node:fs/promises";
+import { NotFoundError } from "@z/store-core";
+import type { ByteSink, ByteSource } from "./byte-source.js";
+import { type ZipCreateOptions, type ZipReadOptions, ZipStore } from "./zip-store.js";
+
+async function openFile(path: string, flags: string): Promise<FileHandle> {
+  try {
+    return await open(path, flags);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT" && flags === "r") throw new NotFoundError(path, "zip file");
+    throw error;
+  }
+}
+
+/** Reads `length` bytes at `position`, fewer only at the end of the file. */
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Uint8Array> {
+  const out = new Uint8Array(length);
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await handle.read(out, done, length - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done === length ? out : out.subarray(0, done);
+}
+
+/**
+ * A byte source over a local file, read with positioned reads (the file is opened on first use
+ * and stays open until `close`).
+ */
+export function fileSource(path: string): ByteSource & { close(): Promise<void> } {
+  let handle: Promise<FileHandle> | undefined;
+  const get = () => {
+    handle ??= openFile(path, "r");
+    return handle;
+  };
+  return {
+    async size() {
+      return (await (await get()).stat()).size;
+    },
+    async read(offset, length) {
+      return readAt(await get(), offset, length);
+    },
+    async close() {
+      const open = handle;
+      handle = undefined;
+      if (open) await (await open).close();
+    },
+  };
+}
+
+/** Options of {@link fileSink}. */
+export interface FileSinkOptions {
+  /** Replace an existing file (default false: creating over an existing file fails). */
+  overwrite?: boolean;
+  /** Flush the file to the disk when it is closed (default true). */
+  fsync?: boolean;
+}
+
+/**
+ * A new local file that a zip is written into, as a stream of appends, and that can be read
+ * back at any time (before and after it is closed).
+ */
+export async function fileSink(
+  path: string,
+  options: FileSinkOptions = {},
+): Promise<ByteSink & ByteSource & { close(): Promise<void> }> {
+  let writing: FileHandle | undefined = await openFile(path, options.overwrite ? "w+" : "wx+");
+  let reading: Promise<FileHandle> | undefined;
+  let length = 0;
+  const readable = () => {
+    if (writing) return Promise.resolve(writing);
+    reading ??= openFile(path, "r");
+    return reading;
+  };
+  return {
+    async write(bytes) {
+      if (!writing) throw new Error(`${path} is closed`);
+      let done = 0;
+      while (done < bytes.length) {
+        const { bytesWritten } = await writing.write(
+          bytes,
+          done,
+          bytes.length - done,
+          length + done,
+        );
+        done += bytesWritten;
+      }
+      length += bytes.length;
+    },
+    async size() {
+      return length;
+    },
+    async read(offset, count) {
+      return readAt(await readable(), offset, Math.max(0, Math.min(count, length - offset)));
+    },
+    async close() {
+      const handle = writing;
+      writing = undefined;
+      if (handle) {
+        if (options.fsync ?? true) await handle.sync();
+        await handle.close();
+      } else if (reading) {
+        const open = reading;
+        reading = undefined;
+        await (await open).close();
+      }
+    },
+  };
+}
+
+/** Opens a local zip file as a read-only store. */
+export function openZipFile(path: string, options: ZipReadOptions = {}): Promise<ZipStore> {
+  return ZipStore.open(fileSource(path), options);
+}
+
+/**
+ * Creates a local zip file and a store writing into it; `close()` the store to complete the
+ * archive. Fails if the file exists, unless `overwrite` is set.
+ */
+export async function createZipFile(
+  path: string,
+  options: ZipCreateOptions & FileSinkOptions = {},
+): Promise<ZipStore> {
+  return ZipStore.create(await fileSink(path, options), options);
+}

@@ -1,0 +1,309 @@
+import { link, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import path from "node:path";
+
+/** One request the test server answered, as the tests assert on it. */
+export interface ServedRequest {
+  /** `GET`, `HEAD`, `PUT`, `DELETE`... */
+  method: string;
+  /** The decoded path below the served root, without the leading `/` (`"a/zarr.json"`). */
+  path: string;
+  /** The request target as sent (percent-encoded, with the query string). */
+  url: string;
+  /** The `Range` header as sent, if any (`"bytes=0-99"`). */
+  range?: string;
+  /** The status answered; 0 when the connection was dropped on purpose. */
+  status: number;
+  /** Body bytes sent (GET) or received (PUT); headers are not counted. */
+  bytes: number;
+  /** The request headers, lower-cased names. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * How the test server behaves. The object stays live: tests may change a field between
+ * requests (the counters `failNext` and `dropNext` count down as requests use them up).
+ */
+export interface TestHttpServerOptions {
+  /** The folder served; request path `/a/b` is the file `<root>/a/b`. */
+  root: string;
+  /**
+   * Refuse suffix ranges (`bytes=-n`): `true` answers 416 with `Content-Range: bytes *\/size`,
+   * a number answers that status (400, 501...). Other ranges are honoured.
+   */
+  refuseSuffixRanges?: boolean | number;
+  /** Ignore `Range` altogether: every GET answers 200 with the whole file. */
+  ignoreRanges?: boolean;
+  /** Answer the next N requests with `failStatus` (default 503) before doing anything. */
+  failNext?: number;
+  /** Status of the failures `failNext` makes (default 503). */
+  failStatus?: number;
+  /** Drop the connection of the next N requests without answering (a network error). */
+  dropNext?: number;
+  /** Answer 401 unless this header has this value. */
+  requireHeader?: { name: string; value: string };
+  /** Status for a missing file (default 404; S3 without list permission answers 403). */
+  missingStatus?: number;
+  /** Accept PUT (atomic write, `If-None-Match: *` honoured) and DELETE. */
+  writable?: boolean;
+  /** Wait this long before answering each request (to observe concurrency). */
+  delayMs?: number;
+  /** Answer HEAD with 405, as some object stores and proxies do. */
+  refuseHead?: boolean;
+}
+
+/** A running test server. */
+export interface TestHttpServer {
+  /** Base URL of the served root, ending in `/` (`http://127.0.0.1:40123/`). */
+  readonly url: string;
+  /** The live options (change them between requests to change the behaviour). */
+  readonly options: TestHttpServerOptions;
+  /** Every request answered since the start or the last {@link TestHttpServer.reset}. */
+  readonly requests: ServedRequest[];
+  /** The most requests in flight at once since the start or the last reset. */
+  readonly maxInFlight: number;
+  /** Body bytes sent since the start or the last reset. */
+  readonly bytesSent: number;
+  /** Forgets the recorded requests and the in-flight maximum. */
+  reset(): void;
+  /** Closes the server and every open connection. */
+  stop(): Promise<void>;
+}
+
+type ParsedRange = { start: number; end: number } | "unsatisfiable" | "suffix-refused" | undefined;
+
+/** Resolves a single `bytes=` range against a file size; multi-ranges and garbage are ignored. */
+function parseRange(
+  header: string | undefined,
+  size: number,
+  options: TestHttpServerOptions,
+): ParsedRange {
+  if (header === undefined || options.ignoreRanges) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return undefined;
+  if (match[1] === "") {
+    if (options.refuseSuffixRanges) return "suffix-refused";
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (match[2] !== "" && Number(match[2]) < start) return undefined;
+  if (start >= size) return "unsatisfiable";
+  return { start, end };
+}
+
+/** Maps a request URL to a path under the root, refusing anything that could leave it. */
+function resolvePath(url: string): string | undefined {
+  const pathname = url.split("?")[0];
+  let segments: string[];
+  try {
+    segments = pathname.split("/").slice(1).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+  if (
+    segments.some(
+      (s) =>
+        s === "" ||
+        s === "." ||
+        s === ".." ||
+        s.includes("/") ||
+        s.includes("\\") ||
+        s.includes("\0"),
+    )
+  ) {
+    return undefined;
+  }
+  return segments.join("/");
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function fileSize(file: string): Promise<number | undefined> {
+  const info = await stat(file).catch(() => undefined);
+  return info?.isFile() ? info.size : undefined;
+}
+
+/**
+ * Starts a static file server on 127.0.0.1 (an ephemeral port) serving `options.root`, with
+ * single and suffix `Range` support and switches for the misbehaviours an HTTP store must
+ * survive (refused suffix ranges, ignored ranges, 503s, dropped connections, a required
+ * header). It records every request (method, path, range, status, body bytes) so tests can
+ * assert how many requests an operation cost. Stop it with {@link TestHttpServer.stop}.
+ */
+export async function startTestHttpServer(options: TestHttpServerOptions): Promise<TestHttpServer> {
+  const root = path.resolve(options.root);
+  const requests: ServedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let bytesSent = 0;
+  let tmpCounter = 0;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const method = request.method ?? "GET";
+    const rangeHeader = request.headers.range;
+    const record: ServedRequest = {
+      method,
+      path: "",
+      url: request.url ?? "/",
+      range: rangeHeader,
+      status: 0,
+      bytes: 0,
+      headers: { ...request.headers },
+    };
+    requests.push(record);
+    const finish = (
+      status: number,
+      headers: Record<string, string | number> = {},
+      body?: Uint8Array,
+    ) => {
+      record.status = status;
+      const sent = body && method !== "HEAD" ? body : undefined;
+      record.bytes += sent?.length ?? 0;
+      bytesSent += sent?.length ?? 0;
+      response.writeHead(status, { "Accept-Ranges": "bytes", ...headers });
+      response.end(sent);
+    };
+
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    if (options.dropNext && options.dropNext > 0) {
+      options.dropNext--;
+      request.socket.destroy();
+      return;
+    }
+    if (options.failNext && options.failNext > 0) {
+      options.failNext--;
+      return finish(options.failStatus ?? 503, { "Content-Length": 0 });
+    }
+    if (options.requireHeader) {
+      const got = request.headers[options.requireHeader.name.toLowerCase()];
+      if (got !== options.requireHeader.value) return finish(401, { "Content-Length": 0 });
+    }
+    const relative = resolvePath(request.url ?? "/");
+    if (relative === undefined) return finish(400, { "Content-Length": 0 });
+    record.path = relative;
+    const file = path.join(root, ...relative.split("/"));
+    const missing = () => finish(options.missingStatus ?? 404, { "Content-Length": 0 });
+
+    if (method === "PUT" || method === "DELETE") {
+      if (!options.writable) return finish(405, { "Content-Length": 0 });
+      if (method === "DELETE") {
+        const size = await fileSize(file);
+        if (size === undefined) return missing();
+        await rm(file, { force: true });
+        return finish(204);
+      }
+      const body = await readBody(request);
+      record.bytes = body.length;
+      if (request.headers["if-none-match"] === "*" && (await fileSize(file)) !== undefined) {
+        return finish(412, { "Content-Length": 0 });
+      }
+      await mkdir(path.dirname(file), { recursive: true });
+      const temp = `${file}.__upload_${process.pid}_${tmpCounter++}`;
+      const handle = await open(temp, "wx");
+      await handle.writeFile(body);
+      await handle.close();
+      if (request.headers["if-none-match"] === "*") {
+        // Publish exclusively: a concurrent conditional PUT of the same key loses.
+        const won = await link(temp, file).then(
+          () => true,
+          () => false,
+        );
+        await rm(temp, { force: true });
+        return finish(won ? 201 : 412, { "Content-Length": 0 });
+      }
+      await rename(temp, file);
+      return finish(201, { "Content-Length": 0 });
+    }
+    if (method !== "GET" && method !== "HEAD") return finish(405, { "Content-Length": 0 });
+    if (method === "HEAD" && options.refuseHead) return finish(405, { "Content-Length": 0 });
+
+    const size = await fileSize(file);
+    if (size === undefined) return missing();
+    if (method === "HEAD") {
+      return finish(200, { "Content-Length": size, "Content-Type": "application/octet-stream" });
+    }
+    const range = parseRange(rangeHeader, size, options);
+    if (range === "suffix-refused") {
+      const status = options.refuseSuffixRanges === true ? 416 : Number(options.refuseSuffixRanges);
+      return finish(status, { "Content-Range": `bytes */${size}`, "Content-Length": 0 });
+    }
+    if (range === "unsatisfiable") {
+      return finish(416, { "Content-Range": `bytes */${size}`, "Content-Length": 0 });
+    }
+    if (range === undefined) {
+      const body = await readFile(file);
+      return finish(
+        200,
+        { "Content-Length": body.length, "Content-Type": "application/octet-stream" },
+        body,
+      );
+    }
+    const length = range.end - range.start + 1;
+    const body = Buffer.alloc(length);
+    const handle = await open(file, "r");
+    try {
+      await handle.read(body, 0, length, range.start);
+    } finally {
+      await handle.close();
+    }
+    return finish(
+      206,
+      {
+        "Content-Range": `bytes ${range.start}-${range.end}/${size}`,
+        "Content-Length": length,
+        "Content-Type": "application/octet-stream",
+      },
+      body,
+    );
+  };
+
+  const server: Server = createServer((request, response) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    response.on("close", () => inFlight--);
+    handle(request, response).catch((error: Error) => {
+      if (!response.headersSent) response.writeHead(500, { "Content-Length": 0 });
+      response.end();
+      console.error(`[test http server] ${error.message}`);
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    options,
+    requests,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    get bytesSent() {
+      return bytesSent;
+    },
+    reset() {
+      requests.length = 0;
+      maxInFlight = inFlight;
+      bytesSent = 0;
+    },
+    async stop() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
