@@ -1,7 +1,7 @@
 import { type ShardIndex, type ShardingCodec } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
 import { type Chunk, copyStrided } from "@z/metadata";
-import { coalesceSpans, type Readable, type Span, splitCoalesced, type Writable } from "@z/store-core";
+import { CoalescingStore, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { type ChunkIo, locate } from "./chunk-io.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
@@ -15,6 +15,9 @@ export interface ShardedAccessOptions {
   /** Inner chunks closer than this many bytes in a shard are fetched with one request (default 64 KiB). */
   coalesceGap?: number;
 }
+
+/** A byte span of a shard. */
+type Span = { offset: number; length: number };
 
 interface ShardGroup {
   coords: number[];
@@ -32,7 +35,8 @@ interface ShardGroup {
 export class ShardedAccess implements ChunkAccess {
   readonly chunkShape: readonly number[];
   private readonly indexes: LruCache<string, ShardIndex | null>;
-  private readonly gap: number;
+  /** Reads inner chunks, merging near ranges of a shard into one request. */
+  private readonly ranged: CoalescingStore;
 
   constructor(
     private readonly io: ChunkIo,
@@ -41,7 +45,7 @@ export class ShardedAccess implements ChunkAccess {
   ) {
     this.chunkShape = codec.configuration.chunkShape;
     this.indexes = new LruCache(options.indexCacheBytes ?? 16 << 20);
-    this.gap = options.coalesceGap ?? 64 << 10;
+    this.ranged = new CoalescingStore(io.store, { gap: options.coalesceGap ?? 64 << 10, batchGets: false });
   }
 
   private get store(): Readable {
@@ -83,15 +87,9 @@ export class ShardedAccess implements ChunkAccess {
 
   /** Fetches byte spans of one shard, merging near ones into one request. */
   private async fetchSpans(key: string, spans: Span[], options: AccessOptions): Promise<Uint8Array[]> {
-    const merged = coalesceSpans(spans, this.gap);
-    const ranges = merged.map(({ offset, length }) => ({ offset, length }));
-    const fetched = this.store.getRanges
-      ? await this.store.getRanges(key, ranges, { signal: options.signal })
-      : await Promise.all(ranges.map((range) => this.store.get(key, { range, signal: options.signal })));
-    if (!fetched || fetched.some((b) => b === undefined)) {
-      throw new DecodeError(`shard /${key} disappeared while it was being read`);
-    }
-    return splitCoalesced(spans, merged, fetched as Uint8Array[]);
+    const fetched = await this.ranged.getRanges(key, spans, { signal: options.signal });
+    if (!fetched) throw new DecodeError(`shard /${key} disappeared while it was being read`);
+    return fetched;
   }
 
   async readParts(

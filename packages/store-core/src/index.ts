@@ -4,7 +4,6 @@
  */
 export * from "./byte-lru.js";
 export * from "./caching-store.js";
-export * from "./coalesce.js";
 export * from "./coalescing-store.js";
 export * from "./errors.js";
 export * from "./keys.js";

@@ -32,6 +32,8 @@ export interface Readable {
   ): Promise<Uint8Array[] | undefined>;
   /** Whether a key exists, when the store can tell without reading the value. */
   has?(key: string, options?: { signal?: AbortSignal }): Promise<boolean>;
+  /** The size of a value in bytes (`undefined` when missing), when the store can tell without reading it. */
+  size?(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
 }
 
 /** A store that can be written. */
