@@ -61,13 +61,41 @@ export class ChunkIo implements ChunkAccess {
    * @throws DecodeError / ChecksumError naming the chunk's key
    */
   async read(coords: readonly number[], options: ChunkIoOptions = {}): Promise<Chunk | undefined> {
+    return (await this.readOwned(coords, options))?.chunk;
+  }
+
+  /**
+   * The decoded chunk and whether its elements are in memory nothing else holds (a codec made
+   * them, or the store returns fresh buffers), so it can be handed to a caller without a copy.
+   */
+  async readOwned(coords: readonly number[], options: ChunkIoOptions = {}): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
     const bytes = await this.readRaw(coords, options);
     if (bytes === undefined) return undefined;
+    let chunk: Chunk;
     try {
-      return await this.pipeline.decode(bytes);
+      chunk = await this.pipeline.decode(bytes);
     } catch (error) {
       throw locate(error, `chunk /${this.chunkKey(coords)}`);
     }
+    const data = chunk.data;
+    const owned = !ArrayBuffer.isView(data) || data.buffer !== bytes.buffer || this.store.freshReads === true;
+    return { chunk, owned };
+  }
+
+  readWhole(coords: readonly number[], options: AccessOptions): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
+    return this.readOwned(coords, options);
+  }
+
+  /**
+   * A C-order chunk to be overwritten whole: chunks inside the array need no fill (every element
+   * gets written); edge chunks are filled so their part outside the array holds the fill value.
+   */
+  newChunk(coords: readonly number[]): Chunk {
+    const shape = this.metadata.shape;
+    const inside = coords.every((c, axis) => (c + 1) * this.chunkShape[axis] <= shape[axis]);
+    if (!inside) return this.fillChunk();
+    const data = this.metadata.dataType.create(product(this.chunkShape));
+    return { data, shape: [...this.chunkShape], stride: cOrderStrides(this.chunkShape) };
   }
 
   /** A chunk filled with the fill value, in C order. */
@@ -118,7 +146,7 @@ export class ChunkIo implements ChunkAccess {
         if (full && scalarIsFill) {
           await this.delete(part.coords, options);
         } else {
-          const chunk = full ? this.fillChunk() : await this.readForUpdate(part.coords, options);
+          const chunk = full ? this.newChunk(part.coords) : await this.readForUpdate(part.coords, options);
           part.write(chunk, source, dataType);
           await this.write(part.coords, chunk, options);
         }

@@ -1,5 +1,5 @@
 import type { Indexer } from "@z/indexing";
-import { type ArrayMetadata, type Chunk, cOrderStrides, product } from "@z/metadata";
+import { type ArrayMetadata, type Chunk, cOrderStrides, isCContiguous, product } from "@z/metadata";
 import { throwIfAborted } from "@z/store-core";
 import type { AccessOptions, ChunkAccess, Progress } from "./chunk-access.js";
 import { ValueShapeError } from "./errors.js";
@@ -45,6 +45,8 @@ export async function readSelection(
   if (n > MAX_SELECTION_ELEMENTS) {
     throw new ValueShapeError(`The selection has ${n} elements, more than one read can return; select a smaller region`);
   }
+  const whole = await readWholeChunk(access, metadata, indexer, options);
+  if (whole) return whole;
   const data = dataType.create(n);
   // A new container is all zeros; only other fill values need writing where chunks are missing.
   const fillNeeded = !isZero(fillValue);
@@ -60,6 +62,38 @@ export async function readSelection(
     options,
   );
   return { data, shape, stride: cOrderStrides(shape) };
+}
+
+/**
+ * A read of exactly one whole chunk: the decoded chunk itself when nothing else holds its
+ * memory (no allocation, no copy), one copy when it is shared with the store, the fill value
+ * when it was never written.
+ */
+async function readWholeChunk(
+  access: ChunkAccess,
+  metadata: ArrayMetadata,
+  indexer: Indexer,
+  options: SelectionOptions,
+): Promise<Chunk | undefined> {
+  if (!access.readWhole || indexer.partCount() !== 1) return undefined;
+  const shape = [...indexer.shape];
+  const same = shape.length === access.chunkShape.length && shape.every((n, i) => n === access.chunkShape[i]);
+  if (!same) return undefined;
+  const [part] = indexer.parts();
+  if (!part.covers(access.chunkShape, metadata.shape)) return undefined;
+  const found = await access.readWhole(part.coords, options);
+  const stride = cOrderStrides(shape);
+  const { dataType, fillValue } = metadata;
+  let data: Chunk["data"];
+  if (found?.owned && isCContiguous(found.chunk)) {
+    data = found.chunk.data;
+  } else {
+    data = dataType.create(product(shape));
+    if (found) part.read(found.chunk, data, dataType.lanes);
+    else if (!isZero(fillValue)) part.fill(data, dataType, fillValue);
+  }
+  options.onProgress?.({ done: 1, total: 1 });
+  return { data, shape, stride };
 }
 
 /**

@@ -130,3 +130,18 @@ describe("groups", () => {
     expect(node.toString()).toBe("<Group v3 /x/y>");
   });
 });
+
+describe("whole-chunk reads", () => {
+  it("never hand out memory the store still holds", async () => {
+    const store = new Map<string, Uint8Array>();
+    const arr = await createArray(store, { shape: [4, 4], chunks: [2, 2], dtype: "int32", compressors: null });
+    await arr.set(null, Int32Array.from({ length: 16 }, (_, i) => i));
+    const one = await arr.get([slice(0, 2), slice(0, 2)]);
+    expect(Array.from(one.data)).toEqual([0, 1, 4, 5]);
+    one.data[0] = 99;
+    expect(Array.from((await arr.get([slice(0, 2), slice(0, 2)])).data)).toEqual([0, 1, 4, 5]);
+    // A whole chunk that was never written reads as the fill value.
+    const empty = await createArray(new Map(), { shape: [4], chunks: [2], dtype: "float32", fillValue: 2.5, compressors: null });
+    expect(Array.from((await empty.get(slice(2, 4))).data)).toEqual([2.5, 2.5]);
+  });
+});

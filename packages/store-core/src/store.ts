@@ -32,6 +32,12 @@ export interface Readable {
   ): Promise<Uint8Array[] | undefined>;
   /** Whether a key exists, when the store can tell without reading the value. */
   has?(key: string, options?: { signal?: AbortSignal }): Promise<boolean>;
+  /**
+   * True when every `get` resolves to a new buffer that nothing else holds (a file read, a
+   * network response), so readers may hand it to their callers without copying. Stores that
+   * return views of what they keep (a Map) leave it unset.
+   */
+  readonly freshReads?: boolean;
   /** The size of a value in bytes (`undefined` when missing), when the store can tell without reading it. */
   size?(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
 }

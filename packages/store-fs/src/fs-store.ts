@@ -58,6 +58,8 @@ export class FsStore implements Readable, Writable, Listable {
   readonly readOnly: boolean;
   /** Whether values are flushed to the disk before they replace the old ones. */
   readonly fsync: boolean;
+  /** Every read is a new buffer (see `Readable.freshReads`). */
+  readonly freshReads = true;
   private readonly createRoot: boolean;
 
   /**

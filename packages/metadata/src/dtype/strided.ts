@@ -10,36 +10,97 @@ export interface StridedView {
   stride: readonly number[];
 }
 
+/** One axis of a copy after simplification: its extent and its stride on both sides. */
+interface Axis {
+  n: number;
+  s: number;
+  d: number;
+}
+
 /**
- * Copies an n-d block of `shape` from one strided view to another. Runs that are contiguous
- * in both views are copied with `TypedArray.set`, the rest element by element; `lanes` is the
- * number of container slots per element (2 for interleaved complex).
+ * The axes of a copy with extent-1 axes dropped and neighbours merged wherever both sides are
+ * contiguous across them, so a whole C-order chunk becomes one run and a chunk copied into a
+ * larger array becomes one run per row of the chunk's last two axes when they line up.
+ */
+function simplify(shape: readonly number[], srcStride: readonly number[], dstStride: readonly number[]): Axis[] {
+  const axes: Axis[] = [];
+  for (let axis = 0; axis < shape.length; axis++) {
+    if (shape[axis] !== 1) axes.push({ n: shape[axis], s: srcStride[axis], d: dstStride[axis] });
+  }
+  for (let k = axes.length - 1; k > 0; k--) {
+    const inner = axes[k];
+    const outer = axes[k - 1];
+    if (outer.s === inner.s * inner.n && outer.d === inner.d * inner.n) {
+      inner.n *= outer.n;
+      axes.splice(k - 1, 1);
+    }
+  }
+  return axes;
+}
+
+/**
+ * Copies an n-d block of `shape` from one strided view to another. Axes contiguous on both
+ * sides are merged first; runs contiguous in both views are then copied with `TypedArray.set`,
+ * the rest element by element. `lanes` is the number of container slots per element (2 for
+ * interleaved complex).
  */
 export function copyStrided(src: StridedView, dst: StridedView, shape: readonly number[], lanes = 1): void {
-  const ndim = shape.length;
-  if (shape.some((n) => n === 0)) return;
-  if (ndim === 0) {
+  for (const n of shape) if (n === 0) return;
+  const axes = simplify(shape, src.stride, dst.stride);
+  if (axes.length === 0) {
     copyRun(src.data, src.offset * lanes, 1, dst.data, dst.offset * lanes, 1, 1, lanes);
     return;
   }
-  const last = ndim - 1;
-  const runLength = shape[last];
-  const srcStep = src.stride[last];
-  const dstStep = dst.stride[last];
-  const index = new Array<number>(ndim).fill(0);
-  let srcOffset = src.offset;
-  let dstOffset = dst.offset;
+  const inner = axes[axes.length - 1];
+  if (inner.s === 1 && inner.d === 1 && isTypedArray(src.data) && isTypedArray(dst.data)) {
+    copyRuns(src.data as Uint8Array, src.offset, dst.data as Uint8Array, dst.offset, axes, lanes);
+    return;
+  }
+  const outer = axes.slice(0, -1);
+  forEachOuter(outer, src.offset, dst.offset, (s, d) => copyRun(src.data, s * lanes, inner.s, dst.data, d * lanes, inner.d, inner.n, lanes));
+}
+
+/** Contiguous runs between TypedArrays: `set` of a `subarray` per run, loops unrolled for up to two outer axes. */
+function copyRuns(src: Uint8Array, srcOffset: number, dst: Uint8Array, dstOffset: number, axes: Axis[], lanes: number): void {
+  const run = axes[axes.length - 1].n * lanes;
+  if (axes.length === 1) {
+    dst.set(src.subarray(srcOffset * lanes, srcOffset * lanes + run), dstOffset * lanes);
+    return;
+  }
+  if (axes.length === 2) {
+    const [a] = axes;
+    for (let i = 0, s = srcOffset * lanes, d = dstOffset * lanes; i < a.n; i++, s += a.s * lanes, d += a.d * lanes) {
+      dst.set(src.subarray(s, s + run), d);
+    }
+    return;
+  }
+  if (axes.length === 3) {
+    const [a, b] = axes;
+    for (let i = 0; i < a.n; i++) {
+      let s = (srcOffset + i * a.s) * lanes;
+      let d = (dstOffset + i * a.d) * lanes;
+      for (let j = 0; j < b.n; j++, s += b.s * lanes, d += b.d * lanes) dst.set(src.subarray(s, s + run), d);
+    }
+    return;
+  }
+  forEachOuter(axes.slice(0, -1), srcOffset, dstOffset, (s, d) => dst.set(src.subarray(s * lanes, s * lanes + run), d * lanes));
+}
+
+/** Visits the start offsets (source, destination) of every run over the outer axes, odometer style. */
+function forEachOuter(outer: readonly Axis[], srcOffset: number, dstOffset: number, visit: (s: number, d: number) => void): void {
+  const index = new Array<number>(outer.length).fill(0);
+  let s = srcOffset;
+  let d = dstOffset;
   for (;;) {
-    copyRun(src.data, srcOffset * lanes, srcStep, dst.data, dstOffset * lanes, dstStep, runLength, lanes);
-    // Advance the outer index like an odometer.
-    let axis = last - 1;
+    visit(s, d);
+    let axis = outer.length - 1;
     for (; axis >= 0; axis--) {
       index[axis]++;
-      srcOffset += src.stride[axis];
-      dstOffset += dst.stride[axis];
-      if (index[axis] < shape[axis]) break;
-      srcOffset -= src.stride[axis] * shape[axis];
-      dstOffset -= dst.stride[axis] * shape[axis];
+      s += outer[axis].s;
+      d += outer[axis].d;
+      if (index[axis] < outer[axis].n) break;
+      s -= outer[axis].s * outer[axis].n;
+      d -= outer[axis].d * outer[axis].n;
       index[axis] = 0;
     }
     if (axis < 0) return;
