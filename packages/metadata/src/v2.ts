@@ -26,13 +26,22 @@ export function numcodecsToNamedConfig(config: JsonObject): NamedConfig {
 }
 
 /**
+ * numcodecs object codecs that write a chunk as NumPy's `tolist()` with its shape: the logical
+ * order, whatever the memory order, so an F-order array needs no transpose before them (unlike
+ * vlen-utf8 and friends, which write elements in memory order).
+ */
+const LOGICAL_ORDER_NUMCODECS = new Set(["json2", "json", "msgpack2", "msgpack", "pickle"]);
+
+/**
  * The codec list equivalent to a v2 array's layout: a transpose for F order, the filters, the
  * `bytes` codec with the dtype's byte order (omitted for variable-length types, whose first
  * filter serialises them), then the compressor.
  */
 export function v2Codecs(details: V2ArrayDetails, dataType: DataType, ndim: number): NamedConfig[] {
   const codecs: NamedConfig[] = [];
-  if (details.order === "F" && ndim > 1) {
+  const objectCodec = dataType.itemSize === 0 ? details.filters?.[0]?.id : undefined;
+  const logicalOrder = typeof objectCodec === "string" && LOGICAL_ORDER_NUMCODECS.has(objectCodec);
+  if (details.order === "F" && ndim > 1 && !logicalOrder) {
     const order = Array.from({ length: ndim }, (_, i) => ndim - 1 - i);
     codecs.push({ name: "transpose", configuration: { order }, mustUnderstand: true });
   }
@@ -153,6 +162,8 @@ export interface V2Layout {
 }
 
 const V3_TO_NUMCODECS: Record<string, (config: JsonObject) => JsonObject> = {
+  "vlen-utf8": () => ({ id: "vlen-utf8" }),
+  "vlen-bytes": () => ({ id: "vlen-bytes" }),
   gzip: (c) => ({ id: "gzip", level: c.level ?? 5 }),
   zstd: (c) => ({ id: "zstd", level: c.level ?? 0, ...(c.checksum ? { checksum: true } : {}) }),
   crc32c: () => ({ id: "crc32c" }),
@@ -171,7 +182,33 @@ function toNumcodecs(codec: NamedConfig): JsonObject | undefined {
 }
 
 /**
- * Translates a v3 codec list into v2 terms (order, byte order, filters, compressor).
+ * numcodecs object codecs: in v2 they serialise object arrays (`|O`) as the first filter; in
+ * a codec list they are the array-to-bytes codec, under `numcodecs.<id>` or, for vlen-utf8 and
+ * vlen-bytes, under their v3 names.
+ */
+const OBJECT_NUMCODECS = new Set([
+  "vlen-utf8",
+  "vlen-bytes",
+  "vlen-array",
+  "json2",
+  "json",
+  "msgpack2",
+  "msgpack",
+  "pickle",
+]);
+
+function isSerializer(codec: NamedConfig): boolean {
+  const { name } = codec;
+  if (name === "bytes" || name === "vlen-utf8" || name === "vlen-bytes") return true;
+  const id = name.startsWith(NUMCODECS_PREFIX) ? name.slice(NUMCODECS_PREFIX.length) : "";
+  return OBJECT_NUMCODECS.has(id);
+}
+
+/**
+ * Translates a v3 codec list into v2 terms (order, byte order, filters, compressor). The
+ * array-to-bytes codec is `bytes` (which v2 expresses through the dtype's byte order) or an
+ * object codec such as `vlen-utf8`, which becomes a v2 filter (the first, unless
+ * array-to-array codecs come before it).
  * @throws MetadataError naming the codec that v2 cannot express (sharding, a transpose that
  *   is not a full reversal, more than one compressor)
  */
@@ -192,10 +229,11 @@ export function codecsToV2Layout(codecs: readonly NamedConfig[], ndim: number): 
   }
   // Every codec but the bytes codec and the last bytes-to-bytes codec becomes a v2 filter; the
   // last one becomes the compressor.
-  const bytesAt = codecs.findIndex((c) => c.name === "bytes");
+  const serializerAt = codecs.findIndex(isSerializer);
+  const bytesAt = codecs[serializerAt]?.name === "bytes" ? serializerAt : -1;
   if (bytesAt !== -1) layout.endian = codecs[bytesAt].configuration.endian === "big" ? "big" : "little";
   const rest = codecs.slice(i).filter((_, k) => k + i !== bytesAt);
-  const lastIsCompressor = bytesAt !== -1 && bytesAt < codecs.length - 1;
+  const lastIsCompressor = serializerAt !== -1 && serializerAt < codecs.length - 1;
   const compressorEntry = lastIsCompressor ? rest.pop() : undefined;
   for (const codec of rest) {
     const filter = toNumcodecs(codec);

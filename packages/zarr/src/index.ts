@@ -1,5 +1,5 @@
 /**
- * The @z Zarr stack in one package: arrays and groups, every store, codec and data type that
+ * The `@z` Zarr stack in one package: arrays and groups, every store, codec and data type that
  * ships with it, registered and ready.
  *
  * ```ts
@@ -12,8 +12,12 @@
  */
 export * from "@z/array";
 export * from "@z/codecs";
+export * from "@z/dtypes-vlen";
 export * from "@z/indexing";
 export * from "@z/metadata";
 export * from "@z/store-core";
 export * from "@z/store-fs";
+export * from "@z/store-http";
 export * from "@z/store-memory";
+export * from "@z/store-zip";
+export * from "@z/store-zip/node";

@@ -6,3 +6,4 @@ export * from "./expected.js";
 export * from "./scope.js";
 export * from "./samples.js";
 export * from "./python.js";
+export * from "./http-server.js";

@@ -1,0 +1,85 @@
+// Command-line and environment options of the benchmark.
+
+/** Volume sizes: the issue's 256 MiB volume, a quick 32 MiB one, and a tiny one for tests. */
+export const SIZES = {
+  full: [256, 512, 512],
+  small: [64, 256, 512],
+  tiny: [64, 128, 128],
+};
+
+/** The operations, in the order they run. */
+export const OPS = ["write", "read", "chunk"];
+
+/** The codec configurations, in the order they run. */
+export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
+
+/**
+ * The options of a run, from `--name value` / `--name=value` arguments or BENCH_* environment
+ * variables (arguments win).
+ * - `--size full|small|tiny` (BENCH_SIZE): volume size, default full (256 MiB).
+ * - `--codecs none,gzip,zstd,blosc` (BENCH_CODECS): codec configurations, default all.
+ * - `--ops write,read,chunk` (BENCH_OPS): operations, default all.
+ * - `--repeats N` (BENCH_REPEATS): measured runs per library and full operation, default 3.
+ * - `--chunk-reads N` (BENCH_CHUNK_READS): single-chunk reads per library and run, default 64.
+ * - `--fsync on|off` (BENCH_FSYNC): our FsStore's `fsync` option, default on (its default).
+ * - `--seed N` (BENCH_SEED): seed of the generated volume and of the chunk choice, default 1.
+ */
+export function parseOptions(argv = [], env = {}) {
+  const given = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith("--"))
+      throw new Error(`Unexpected argument "${arg}" (options look like --size small)`);
+    const eq = arg.indexOf("=");
+    if (eq > 0) given[arg.slice(2, eq)] = arg.slice(eq + 1);
+    else if (i + 1 < argv.length) given[arg.slice(2)] = argv[++i];
+    else throw new Error(`Option ${arg} needs a value`);
+  }
+  const known = ["size", "codecs", "ops", "repeats", "chunk-reads", "fsync", "seed"];
+  for (const name of Object.keys(given)) {
+    if (!known.includes(name))
+      throw new Error(`Unknown option --${name}; known: ${known.map((k) => `--${k}`).join(" ")}`);
+  }
+  const pick = (name) => given[name] ?? env[`BENCH_${name.toUpperCase().replace("-", "_")}`];
+  const size = pick("size") ?? "full";
+  if (!(size in SIZES))
+    throw new Error(`--size must be one of ${Object.keys(SIZES).join(", ")}, got "${size}"`);
+  return {
+    size,
+    shape: SIZES[size],
+    chunks: [64, 64, 64],
+    codecs: listOf(pick("codecs"), CODEC_NAMES, "codecs"),
+    ops: listOf(pick("ops"), OPS, "ops"),
+    repeats: positive(pick("repeats") ?? "3", "repeats"),
+    chunkReads: positive(pick("chunk-reads") ?? "64", "chunk-reads"),
+    fsync: onOff(pick("fsync") ?? "on", "fsync"),
+    seed: positive(pick("seed") ?? "1", "seed"),
+  };
+}
+
+function listOf(text, allowed, name) {
+  if (text === undefined) return [...allowed];
+  const items = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    if (!allowed.includes(item))
+      throw new Error(`--${name}: unknown "${item}"; choose from ${allowed.join(",")}`);
+  }
+  if (items.length === 0) throw new Error(`--${name} is empty`);
+  return allowed.filter((item) => items.includes(item));
+}
+
+function positive(text, name) {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`--${name} must be a positive integer, got "${text}"`);
+  return n;
+}
+
+function onOff(text, name) {
+  if (text === "on" || text === "true" || text === "1") return true;
+  if (text === "off" || text === "false" || text === "0") return false;
+  throw new Error(`--${name} must be on or off, got "${text}"`);
+}
