@@ -25,8 +25,15 @@ export function toNamedConfig(spec: CodecSpec): NamedConfig {
   };
 }
 
-/** The default serializer: `bytes`, little-endian for multi-byte types. */
+/**
+ * The default serializer: `bytes` (little-endian for multi-byte types) for fixed-size types;
+ * `vlen-utf8` for strings and `vlen-bytes` for bytes, as zarr-python chooses.
+ */
 export function defaultSerializer(dataType: DataType, endian: "little" | "big" = "little"): NamedConfig {
+  if (dataType.itemSize === 0) {
+    const name = dataType.kind === "bytes" ? "vlen-bytes" : "vlen-utf8";
+    return { name, configuration: {}, mustUnderstand: true };
+  }
   return { name: "bytes", configuration: dataType.endianSensitive ? { endian } : {}, mustUnderstand: true };
 }
 

@@ -15,6 +15,10 @@ export interface ContainerByName {
   float16: Float32Array;
   float32: Float32Array;
   float64: Float64Array;
+  /** Variable-length strings (with `@z/dtypes-vlen`). */
+  string: string[];
+  /** Variable-length bytes (with `@z/dtypes-vlen`). */
+  bytes: Uint8Array[];
 }
 
 /** The container of a data type given by name; the general {@link Container} for others. */

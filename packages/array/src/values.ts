@@ -12,8 +12,8 @@ export interface NdValue<C extends Container = Container> {
   stride?: readonly number[];
 }
 
-/** A scalar element value: a number, a bigint (64-bit integer types) or a boolean. */
-export type Scalar = number | bigint | boolean;
+/** A scalar element value: a number, a bigint (64-bit integer types), a boolean or a string. */
+export type Scalar = number | bigint | boolean | string;
 
 /**
  * What `set` accepts: a scalar written to every selected element, an n-d value of the

@@ -34,6 +34,10 @@ function toV3Native(codec: NamedConfig, itemSize: number): NamedConfig {
       return entry("zstd", { level: c.level ?? 0, checksum: c.checksum ?? false });
     case "numcodecs.crc32c":
       return entry("crc32c", {});
+    case "numcodecs.vlen-utf8":
+      return entry("vlen-utf8", {});
+    case "numcodecs.vlen-bytes":
+      return entry("vlen-bytes", {});
     case "numcodecs.blosc": {
       const shuffle = c.shuffle === -1 ? (itemSize === 1 ? 2 : 1) : (c.shuffle ?? 1);
       return entry("blosc", {
