@@ -1,6 +1,6 @@
 import { ByteLruCache } from "./byte-lru.js";
 import { throwIfAborted } from "./errors.js";
-import { forwardSize } from "./forward-size.js";
+import { forwardListing, forwardSize, forwardWrites } from "./forward.js";
 import { validateKey, validatePrefix } from "./keys.js";
 import { type ByteRange, sliceRange, validateRange } from "./range.js";
 import {
@@ -87,11 +87,7 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
     }
     forwardSize(this, inner);
     if (isWritable(inner)) this.#forwardWrites(inner);
-    if (isListable(inner)) {
-      this.list = () => inner.list();
-      this.listPrefix = (prefix) => inner.listPrefix(prefix);
-      this.listDir = (prefix): Promise<DirListing> => inner.listDir(prefix);
-    }
+    forwardListing(this, inner);
   }
   has?: Readable["has"];
   /** The wrapped store's `size(key)` (HttpStore has one), passed through when it exists. */

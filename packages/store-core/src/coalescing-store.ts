@@ -1,5 +1,5 @@
 import { throwIfAborted } from "./errors.js";
-import { forwardSize } from "./forward-size.js";
+import { forwardListing, forwardSize, forwardWrites } from "./forward.js";
 import { validateKey } from "./keys.js";
 import { type ByteRange, validateRange } from "./range.js";
 import {
@@ -130,17 +130,8 @@ export class CoalescingStore implements Readable, Partial<Writable>, Partial<Lis
     this.#batchGets = options.batchGets ?? true;
     if (inner.has) this.has = inner.has.bind(inner);
     forwardSize(this, inner);
-    if (isWritable(inner)) {
-      this.set = inner.set.bind(inner);
-      this.delete = inner.delete.bind(inner);
-      this.deletePrefix = inner.deletePrefix.bind(inner);
-      if (inner.setIfNotExists) this.setIfNotExists = inner.setIfNotExists.bind(inner);
-    }
-    if (isListable(inner)) {
-      this.list = () => inner.list();
-      this.listPrefix = (prefix) => inner.listPrefix(prefix);
-      this.listDir = (prefix): Promise<DirListing> => inner.listDir(prefix);
-    }
+    forwardWrites(this, inner);
+    forwardListing(this, inner);
   }
   has?: Readable["has"];
   /** The wrapped store's `size(key)` (HttpStore has one), passed through when it exists. */

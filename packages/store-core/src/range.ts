@@ -4,7 +4,10 @@ import { StoreError } from "./errors.js";
  * A byte range of a stored value: `{offset, length}`, `{offset}` (to the end) or `{suffix}`
  * (the last `suffix` bytes).
  */
-export type ByteRange = { offset: number; length: number } | { offset: number } | { suffix: number };
+export type ByteRange =
+  | { offset: number; length: number }
+  | { offset: number }
+  | { suffix: number };
 
 /** A range that is not well formed (negative numbers, non-integers). */
 export class InvalidRangeError extends StoreError {
@@ -13,7 +16,9 @@ export class InvalidRangeError extends StoreError {
 
 function checkNonNegativeInteger(value: number, what: string): void {
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidRangeError(`Invalid byte range: ${what} must be a non-negative integer, got ${value}`);
+    throw new InvalidRangeError(
+      `Invalid byte range: ${what} must be a non-negative integer, got ${value}`,
+    );
   }
 }
 

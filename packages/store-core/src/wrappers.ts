@@ -1,4 +1,5 @@
 import { ReadOnlyError, UnsupportedOperationError } from "./errors.js";
+import { forwardListing } from "./forward.js";
 import { joinKey, normalizePath, validateKey, validatePrefix } from "./keys.js";
 import type { ByteRange } from "./range.js";
 import {
@@ -21,11 +22,7 @@ export type SignalOptions = { signal?: AbortSignal };
  */
 export class ReadOnlyStore implements Readable, Writable, Partial<Listable> {
   constructor(readonly inner: Readable) {
-    if (isListable(inner)) {
-      this.list = () => inner.list();
-      this.listPrefix = (prefix) => inner.listPrefix(prefix);
-      this.listDir = (prefix) => inner.listDir(prefix);
-    }
+    forwardListing(this, inner);
     if (inner.getRanges) this.getRanges = inner.getRanges.bind(inner);
     if (inner.has) this.has = inner.has.bind(inner);
   }

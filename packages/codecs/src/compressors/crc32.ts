@@ -1,42 +1,7 @@
-/** Slicing-by-8 tables for CRC-32 (the zlib / gzip checksum, reflected polynomial 0xedb88320). */
-const TABLES = (() => {
-  const tables = Array.from({ length: 8 }, () => new Uint32Array(256));
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-    tables[0][n] = c >>> 0;
-  }
-  for (let n = 0; n < 256; n++) {
-    let c = tables[0][n];
-    for (let t = 1; t < 8; t++) {
-      c = tables[0][c & 0xff] ^ (c >>> 8);
-      tables[t][n] = c >>> 0;
-    }
-  }
-  return tables;
-})();
+import { reflectedCrc32 } from "../crc32-family.js";
 
 /**
  * The CRC-32 of `bytes` as zlib computes it (gzip trailers, numcodecs' `crc32` codec). Pass a
  * previous result as `crc` to continue a running checksum.
  */
-export function crc32(bytes: Uint8Array, crc = 0): number {
-  const [t0, t1, t2, t3, t4, t5, t6, t7] = TABLES;
-  let c = ~crc >>> 0;
-  let i = 0;
-  const n = bytes.length;
-  for (; i + 8 <= n; i += 8) {
-    const a = c ^ (bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24));
-    c =
-      t7[a & 0xff] ^
-      t6[(a >>> 8) & 0xff] ^
-      t5[(a >>> 16) & 0xff] ^
-      t4[a >>> 24] ^
-      t3[bytes[i + 4]] ^
-      t2[bytes[i + 5]] ^
-      t1[bytes[i + 6]] ^
-      t0[bytes[i + 7]];
-  }
-  for (; i < n; i++) c = t0[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return ~c >>> 0;
-}
+export const crc32: (bytes: Uint8Array, crc?: number) => number = reflectedCrc32(0xedb88320);
