@@ -34,9 +34,23 @@ console.log("  day 0, lat 10, lon 0..4:", Array.from(row.data, (v) => v.toFixed(
 console.log("  days 6..1 at (0, 0):     ", Array.from(reversed.data).join(" "));
 console.log("  never written (fill NaN):", unwritten.data[0]);
 
+// A sharded v3 array: 16 chunks of 64x64 per 256x256 shard, read back by region.
+const image = await root.createArray("image", {
+  shape: [512, 512],
+  shards: [256, 256],
+  chunks: [64, 64],
+  dtype: "uint16",
+  compressors: [{ name: "zstd", configuration: { level: 3 } }],
+});
+await image.set(null, { data: Uint16Array.from({ length: 512 * 512 }, (_, i) => i % 4096), shape: [512, 512] });
+const patch = await image.get([slice(100, 102), slice(250, 262, 4)]);
+console.log("sharded image", image.shape, "shards", image.shards, "chunks", image.chunks);
+console.log("  rows 100..101, columns 250..261 step 4:", Array.from(patch.data).join(" "));
+
 // A v2 array (readable by zarr-python 2), F order, big-endian, written and read back.
-const counts = await createArray(store, {
-  path: "legacy/counts",
+const legacy = new FsStore(join(dir, "legacy.zarr"));
+const counts = await createArray(legacy, {
+  path: "counts",
   zarrFormat: 2,
   shape: [4, 6],
   chunks: [2, 4],
@@ -45,13 +59,13 @@ const counts = await createArray(store, {
   compressor: { id: "zlib", level: 1 },
 });
 await counts.set(null, { data: Int32Array.from({ length: 24 }, (_, i) => i * i), shape: [4, 6] });
-const reopened = await openArray(store, { path: "legacy/counts" });
+const reopened = await openArray(legacy, { path: "counts" });
 const column = await reopened.get([slice(null), 5]);
 console.log("v2 counts", reopened.shape, reopened.metadata.v2.dtype, "order", reopened.metadata.v2.order);
 console.log("  column 5:", Array.from(column.data).join(" "));
 
 // Walk the hierarchy.
-const members = await (await openGroup(store)).members();
-console.log("root members:", members.map(([name, node]) => `${name} ${node}`).join(", "));
+console.log((await openGroup(store)).toString());
+console.log(await (await openGroup(store)).tree());
 
 rmSync(dir, { recursive: true, force: true });
