@@ -8,7 +8,11 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "examples/test/**/*.test.ts"],
+    include: [
+      "packages/*/test/**/*.test.ts",
+      "bench/test/**/*.test.ts",
+      "examples/test/**/*.test.ts",
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -42,7 +42,10 @@ const image = await root.createArray("image", {
   dtype: "uint16",
   compressors: [{ name: "zstd", configuration: { level: 3 } }],
 });
-await image.set(null, { data: Uint16Array.from({ length: 512 * 512 }, (_, i) => i % 4096), shape: [512, 512] });
+await image.set(null, {
+  data: Uint16Array.from({ length: 512 * 512 }, (_, i) => i % 4096),
+  shape: [512, 512],
+});
 const patch = await image.get([slice(100, 102), slice(250, 262, 4)]);
 console.log("sharded image", image.shape, "shards", image.shards, "chunks", image.chunks);
 console.log("  rows 100..101, columns 250..261 step 4:", Array.from(patch.data).join(" "));
@@ -61,7 +64,13 @@ const counts = await createArray(legacy, {
 await counts.set(null, { data: Int32Array.from({ length: 24 }, (_, i) => i * i), shape: [4, 6] });
 const reopened = await openArray(legacy, { path: "counts" });
 const column = await reopened.get([slice(null), 5]);
-console.log("v2 counts", reopened.shape, reopened.metadata.v2.dtype, "order", reopened.metadata.v2.order);
+console.log(
+  "v2 counts",
+  reopened.shape,
+  reopened.metadata.v2.dtype,
+  "order",
+  reopened.metadata.v2.order,
+);
 console.log("  column 5:", Array.from(column.data).join(" "));
 
 // Walk the hierarchy.

@@ -1,6 +1,6 @@
 import {
-  type BasicSelection,
   BasicIndexer,
+  type BasicSelection,
   type BlockItem,
   blockIndexer,
   CoordinateIndexer,
@@ -24,27 +24,51 @@ export type AnySelection =
   | readonly OrthogonalItem[];
 
 function isFullMask(selection: unknown, shape: readonly number[]): boolean {
-  if (typeof selection !== "object" || selection === null || !("data" in selection) || !("shape" in selection)) return false;
+  if (
+    typeof selection !== "object" ||
+    selection === null ||
+    !("data" in selection) ||
+    !("shape" in selection)
+  )
+    return false;
   const m = selection as { data: unknown; shape: readonly number[] };
   const data = m.data as ArrayLike<unknown> & { toBooleans?: unknown };
-  const boolean = typeof data.toBooleans === "function" || (Array.isArray(data) && typeof data[0] === "boolean");
+  const boolean =
+    typeof data.toBooleans === "function" || (Array.isArray(data) && typeof data[0] === "boolean");
   return boolean && m.shape.length === shape.length;
 }
 
 /** The indexer a selection of any mode needs. */
-export function indexerFor(selection: AnySelection, metadata: ArrayMetadata, chunkShape: readonly number[]): Indexer {
+export function indexerFor(
+  selection: AnySelection,
+  metadata: ArrayMetadata,
+  chunkShape: readonly number[],
+): Indexer {
   const shape = metadata.shape;
-  if (selection !== null && typeof selection === "object" && !Array.isArray(selection) && !ArrayBuffer.isView(selection)) {
-    if ("orthogonal" in selection) return new OrthogonalIndexer(selection.orthogonal, shape, chunkShape);
-    if ("coordinates" in selection) return new CoordinateIndexer(selection.coordinates, shape, chunkShape);
+  if (
+    selection !== null &&
+    typeof selection === "object" &&
+    !Array.isArray(selection) &&
+    !ArrayBuffer.isView(selection)
+  ) {
+    if ("orthogonal" in selection)
+      return new OrthogonalIndexer(selection.orthogonal, shape, chunkShape);
+    if ("coordinates" in selection)
+      return new CoordinateIndexer(selection.coordinates, shape, chunkShape);
     if ("mask" in selection) return CoordinateIndexer.fromMask(selection.mask, shape, chunkShape);
-    if ("blocks" in selection) return blockIndexer(selection.blocks, shape, metadata.chunkGrid.chunkShape, chunkShape);
-    if (isFullMask(selection, shape)) return CoordinateIndexer.fromMask(selection as Mask, shape, chunkShape);
+    if ("blocks" in selection)
+      return blockIndexer(selection.blocks, shape, metadata.chunkGrid.chunkShape, chunkShape);
+    if (isFullMask(selection, shape))
+      return CoordinateIndexer.fromMask(selection as Mask, shape, chunkShape);
   }
   const items = (Array.isArray(selection) ? selection : [selection]) as readonly unknown[];
   const arrays = items.filter((item) => isIndexArray(item) || isAxisMask(item));
   if (arrays.length > 0) {
-    if (items.length === shape.length && shape.length > 1 && items.every((item) => isIndexArray(item))) {
+    if (
+      items.length === shape.length &&
+      shape.length > 1 &&
+      items.every((item) => isIndexArray(item))
+    ) {
       return new CoordinateIndexer(items as CoordinateSelection, shape, chunkShape);
     }
     return new OrthogonalIndexer(items as OrthogonalItem[], shape, chunkShape);

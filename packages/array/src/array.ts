@@ -1,6 +1,7 @@
+import { ShardingCodec } from "@z/codecs";
 import {
-  type BasicSelection,
   BasicIndexer,
+  type BasicSelection,
   type BlockItem,
   blockIndexer,
   CoordinateIndexer,
@@ -11,10 +12,6 @@ import {
   type OrthogonalItem,
   slice,
 } from "@z/indexing";
-import { type AnySelection, indexerFor } from "./any-selection.js";
-import { type ArrayInfo, arrayInfo } from "./info.js";
-import { checkNewShape, shrinkChunks } from "./resize.js";
-import { shardingOf } from "./sharding-config.js";
 import {
   type ArrayMetadata,
   type Chunk,
@@ -24,13 +21,16 @@ import {
   product,
 } from "@z/metadata";
 import { isWritable, joinKey, type Readable, ReadOnlyError, type Writable } from "@z/store-core";
-import { ShardingCodec } from "@z/codecs";
+import { type AnySelection, indexerFor } from "./any-selection.js";
 import type { ChunkAccess } from "./chunk-access.js";
-import { ShardedAccess } from "./sharded-access.js";
 import { ChunkIo } from "./chunk-io.js";
-import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
-import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
 import { ValueShapeError } from "./errors.js";
+import { type ArrayInfo, arrayInfo } from "./info.js";
+import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
+import { checkNewShape, shrinkChunks } from "./resize.js";
+import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
+import { ShardedAccess } from "./sharded-access.js";
+import { shardingOf } from "./sharding-config.js";
 import type { NdValue, SetValue } from "./values.js";
 
 /**
@@ -64,8 +64,12 @@ export class ZarrArray<C extends Container = Container> {
     // Sharded reads go inner chunk by inner chunk, unless codecs around the sharding codec
     // transform whole shards; then a shard is just a chunk, decoded whole.
     const sharded =
-      arrayToBytes.codec instanceof ShardingCodec && arrayToArray.length === 0 && bytesToBytes.length === 0;
-    const access: ChunkAccess = sharded ? new ShardedAccess(io, arrayToBytes.codec as ShardingCodec) : io;
+      arrayToBytes.codec instanceof ShardingCodec &&
+      arrayToArray.length === 0 &&
+      bytesToBytes.length === 0;
+    const access: ChunkAccess = sharded
+      ? new ShardedAccess(io, arrayToBytes.codec as ShardingCodec)
+      : io;
     return { metadata, io, access };
   }
 
@@ -86,7 +90,10 @@ export class ZarrArray<C extends Container = Container> {
    * Writes new metadata for this array and makes this object use it (what resize and attribute
    * updates do).
    */
-  protected async replaceMetadata(metadata: ArrayMetadata, extraDocs: [string, Uint8Array][] = []): Promise<void> {
+  protected async replaceMetadata(
+    metadata: ArrayMetadata,
+    extraDocs: [string, Uint8Array][] = [],
+  ): Promise<void> {
     const store = this.writableStore();
     await writeDocuments(store, this.path, [...arrayMetadataDocuments(metadata), ...extraDocs]);
     this.state = ZarrArray.stateFor(this.store, this.path, metadata);
@@ -145,7 +152,10 @@ export class ZarrArray<C extends Container = Container> {
    * @throws BoundsError, SelectionError, DecodeError, ChecksumError
    */
   async get(selection?: BasicSelection, options?: SelectionOptions): Promise<Chunk<C>> {
-    return this.read(new BasicIndexer(selection, this.metadata.shape, this.access.chunkShape), options);
+    return this.read(
+      new BasicIndexer(selection, this.metadata.shape, this.access.chunkShape),
+      options,
+    );
   }
 
   /** Reads what an indexer selects (every selection mode goes through here). */
@@ -160,7 +170,11 @@ export class ZarrArray<C extends Container = Container> {
    * @throws ReadOnlyError, BoundsError, SelectionError, ValueShapeError
    */
   async set(selection: BasicSelection, value: SetValue, options?: SelectionOptions): Promise<void> {
-    await this.write(new BasicIndexer(selection, this.metadata.shape, this.access.chunkShape), value, options);
+    await this.write(
+      new BasicIndexer(selection, this.metadata.shape, this.access.chunkShape),
+      value,
+      options,
+    );
   }
 
   /** Writes `value` into what an indexer selects (every selection mode goes through here). */
@@ -174,13 +188,27 @@ export class ZarrArray<C extends Container = Container> {
    * repeated, unsorted indices allowed) or a boolean mask, independently (NumPy's `np.ix_`).
    * @throws BoundsError, SelectionError
    */
-  async getOrthogonal(selection: readonly OrthogonalItem[] | OrthogonalItem, options?: SelectionOptions): Promise<Chunk<C>> {
-    return this.read(new OrthogonalIndexer(selection, this.metadata.shape, this.access.chunkShape), options);
+  async getOrthogonal(
+    selection: readonly OrthogonalItem[] | OrthogonalItem,
+    options?: SelectionOptions,
+  ): Promise<Chunk<C>> {
+    return this.read(
+      new OrthogonalIndexer(selection, this.metadata.shape, this.access.chunkShape),
+      options,
+    );
   }
 
   /** Writes an orthogonal selection (see {@link ZarrArray.getOrthogonal}); a repeated index takes the last value. */
-  async setOrthogonal(selection: readonly OrthogonalItem[] | OrthogonalItem, value: SetValue, options?: SelectionOptions): Promise<void> {
-    await this.write(new OrthogonalIndexer(selection, this.metadata.shape, this.access.chunkShape), value, options);
+  async setOrthogonal(
+    selection: readonly OrthogonalItem[] | OrthogonalItem,
+    value: SetValue,
+    options?: SelectionOptions,
+  ): Promise<void> {
+    await this.write(
+      new OrthogonalIndexer(selection, this.metadata.shape, this.access.chunkShape),
+      value,
+      options,
+    );
   }
 
   /**
@@ -188,13 +216,27 @@ export class ZarrArray<C extends Container = Container> {
    * length; a single integer repeats). The result is 1-d, one element per point, in order.
    * @throws BoundsError, SelectionError
    */
-  async getCoordinates(selection: CoordinateSelection, options?: SelectionOptions): Promise<Chunk<C>> {
-    return this.read(new CoordinateIndexer(selection, this.metadata.shape, this.access.chunkShape), options);
+  async getCoordinates(
+    selection: CoordinateSelection,
+    options?: SelectionOptions,
+  ): Promise<Chunk<C>> {
+    return this.read(
+      new CoordinateIndexer(selection, this.metadata.shape, this.access.chunkShape),
+      options,
+    );
   }
 
   /** Writes points (see {@link ZarrArray.getCoordinates}): a scalar, or one value per point. */
-  async setCoordinates(selection: CoordinateSelection, value: SetValue, options?: SelectionOptions): Promise<void> {
-    await this.write(new CoordinateIndexer(selection, this.metadata.shape, this.access.chunkShape), value, options);
+  async setCoordinates(
+    selection: CoordinateSelection,
+    value: SetValue,
+    options?: SelectionOptions,
+  ): Promise<void> {
+    await this.write(
+      new CoordinateIndexer(selection, this.metadata.shape, this.access.chunkShape),
+      value,
+      options,
+    );
   }
 
   /**
@@ -202,12 +244,19 @@ export class ZarrArray<C extends Container = Container> {
    * @throws SelectionError when the mask's shape is not the array's
    */
   async getMask(mask: Mask, options?: SelectionOptions): Promise<Chunk<C>> {
-    return this.read(CoordinateIndexer.fromMask(mask, this.metadata.shape, this.access.chunkShape), options);
+    return this.read(
+      CoordinateIndexer.fromMask(mask, this.metadata.shape, this.access.chunkShape),
+      options,
+    );
   }
 
   /** Writes the elements where a mask is true: a scalar, or one value per true element. */
   async setMask(mask: Mask, value: SetValue, options?: SelectionOptions): Promise<void> {
-    await this.write(CoordinateIndexer.fromMask(mask, this.metadata.shape, this.access.chunkShape), value, options);
+    await this.write(
+      CoordinateIndexer.fromMask(mask, this.metadata.shape, this.access.chunkShape),
+      value,
+      options,
+    );
   }
 
   /**
@@ -215,17 +264,29 @@ export class ZarrArray<C extends Container = Container> {
    * keeps its axis; slices of chunk indices take step 1.
    * @throws BoundsError, SelectionError
    */
-  async getBlocks(selection: readonly BlockItem[] | BlockItem, options?: SelectionOptions): Promise<Chunk<C>> {
+  async getBlocks(
+    selection: readonly BlockItem[] | BlockItem,
+    options?: SelectionOptions,
+  ): Promise<Chunk<C>> {
     return this.read(this.blockIndexer(selection), options);
   }
 
   /** Writes whole chunks by their grid index (see {@link ZarrArray.getBlocks}). */
-  async setBlocks(selection: readonly BlockItem[] | BlockItem, value: SetValue, options?: SelectionOptions): Promise<void> {
+  async setBlocks(
+    selection: readonly BlockItem[] | BlockItem,
+    value: SetValue,
+    options?: SelectionOptions,
+  ): Promise<void> {
     await this.write(this.blockIndexer(selection), value, options);
   }
 
   private blockIndexer(selection: readonly BlockItem[] | BlockItem): Indexer {
-    return blockIndexer(selection, this.metadata.shape, this.metadata.chunkGrid.chunkShape, this.access.chunkShape);
+    return blockIndexer(
+      selection,
+      this.metadata.shape,
+      this.metadata.chunkGrid.chunkShape,
+      this.access.chunkShape,
+    );
   }
 
   /**
@@ -239,12 +300,19 @@ export class ZarrArray<C extends Container = Container> {
   }
 
   /** Writes any kind of selection (see {@link ZarrArray.getSelection}). */
-  async setSelection(selection: AnySelection, value: SetValue, options?: SelectionOptions): Promise<void> {
+  async setSelection(
+    selection: AnySelection,
+    value: SetValue,
+    options?: SelectionOptions,
+  ): Promise<void> {
     await this.write(indexerFor(selection, this.metadata, this.access.chunkShape), value, options);
   }
 
   /** The decoded chunk at grid coordinates `coords`, or undefined when it has never been written. */
-  async getChunk(coords: readonly number[], options?: { signal?: AbortSignal }): Promise<Chunk<C> | undefined> {
+  async getChunk(
+    coords: readonly number[],
+    options?: { signal?: AbortSignal },
+  ): Promise<Chunk<C> | undefined> {
     return this.io.read(coords, options) as Promise<Chunk<C> | undefined>;
   }
 
@@ -257,12 +325,18 @@ export class ZarrArray<C extends Container = Container> {
    * Merges `attributes` into the current ones (or replaces them with `{replace: true}`) and
    * writes the metadata.
    */
-  async updateAttributes(attributes: JsonObject, options: { replace?: boolean } = {}): Promise<this> {
+  async updateAttributes(
+    attributes: JsonObject,
+    options: { replace?: boolean } = {},
+  ): Promise<this> {
     const merged = options.replace ? attributes : { ...this.metadata.attributes, ...attributes };
     const metadata: ArrayMetadata = { ...this.metadata, attributes: merged };
     // v2 keeps attributes in their own document, which must be rewritten even when emptied.
     const emptyV2 = metadata.zarrFormat === 2 && Object.keys(merged).length === 0;
-    await this.replaceMetadata(metadata, emptyV2 ? [[".zattrs", new TextEncoder().encode("{}")]] : []);
+    await this.replaceMetadata(
+      metadata,
+      emptyV2 ? [[".zattrs", new TextEncoder().encode("{}")]] : [],
+    );
     return this;
   }
 
@@ -272,7 +346,10 @@ export class ZarrArray<C extends Container = Container> {
    * fall outside, so growing again later reads the fill value there, never stale data.
    * @throws ValueShapeError for a shape of the wrong length or negative extents
    */
-  async resize(shape: readonly number[], options: { signal?: AbortSignal; concurrency?: number } = {}): Promise<this> {
+  async resize(
+    shape: readonly number[],
+    options: { signal?: AbortSignal; concurrency?: number } = {},
+  ): Promise<this> {
     this.writableStore();
     const next = checkNewShape(shape, this.ndim);
     await shrinkChunks(this, next, options);
@@ -289,18 +366,26 @@ export class ZarrArray<C extends Container = Container> {
     const shape = this.shape;
     if (axis < 0) axis += shape.length;
     if (axis < 0 || axis >= shape.length || value.shape.length !== shape.length) {
-      throw new ValueShapeError(`Cannot append a value of shape [${value.shape}] along axis ${axis} of an array of shape [${shape}]`);
+      throw new ValueShapeError(
+        `Cannot append a value of shape [${value.shape}] along axis ${axis} of an array of shape [${shape}]`,
+      );
     }
     shape.forEach((n, i) => {
       if (i !== axis && value.shape[i] !== n) {
-        throw new ValueShapeError(`Cannot append: axis ${i} of the value has extent ${value.shape[i]}, the array's has ${n}`);
+        throw new ValueShapeError(
+          `Cannot append: axis ${i} of the value has extent ${value.shape[i]}, the array's has ${n}`,
+        );
       }
     });
     const start = shape[axis];
     const next = [...shape];
     next[axis] += value.shape[axis];
     await this.resize(next);
-    await this.set(next.map((n, i) => (i === axis ? slice(start, n) : null)), value, options);
+    await this.set(
+      next.map((n, i) => (i === axis ? slice(start, n) : null)),
+      value,
+      options,
+    );
     return next;
   }
 

@@ -39,11 +39,19 @@ export interface ChunkAccess {
    * without being read, the others are read, modified and written back; chunks left equal to
    * the fill value are deleted. `done` is called after each chunk.
    */
-  writeParts(parts: Iterable<ChunkPart>, source: WriteSource, options: AccessOptions, done: () => void): Promise<void>;
+  writeParts(
+    parts: Iterable<ChunkPart>,
+    source: WriteSource,
+    options: AccessOptions,
+    done: () => void,
+  ): Promise<void>;
   /**
    * Reads one whole chunk, with whether its memory is the caller's to keep (a codec made it, or
    * the store returns fresh buffers) or shared with the store (to be copied); `undefined` when
    * the chunk was never written. Optional: accesses without it go through `readParts`.
    */
-  readWhole?(coords: readonly number[], options: AccessOptions): Promise<{ chunk: Chunk; owned: boolean } | undefined>;
+  readWhole?(
+    coords: readonly number[],
+    options: AccessOptions,
+  ): Promise<{ chunk: Chunk; owned: boolean } | undefined>;
 }

@@ -1,6 +1,13 @@
 import { CodecPipeline } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
-import { type ArrayMetadata, type Chunk, cOrderStrides, copyStrided, product, V2ChunkKeyEncoding } from "@z/metadata";
+import {
+  type ArrayMetadata,
+  type Chunk,
+  cOrderStrides,
+  copyStrided,
+  product,
+  V2ChunkKeyEncoding,
+} from "@z/metadata";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
@@ -35,17 +42,22 @@ export class ChunkIo implements ChunkAccess {
       `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")} codecs`,
     );
     const v2 = metadata.v2;
-    if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1) this.legacySeparator = ".";
+    if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1)
+      this.legacySeparator = ".";
   }
 
   /** The store key of the chunk at grid coordinates `coords`. */
   chunkKey(coords: readonly number[]): string {
-    if (this.legacySeparator === "/") return joinKey(this.path, new V2ChunkKeyEncoding("/").encode(coords));
+    if (this.legacySeparator === "/")
+      return joinKey(this.path, new V2ChunkKeyEncoding("/").encode(coords));
     return joinKey(this.path, this.metadata.chunkKeyEncoding.encode(coords));
   }
 
   /** The raw stored bytes of a chunk, or undefined when it is missing. */
-  async readRaw(coords: readonly number[], options: ChunkIoOptions = {}): Promise<Uint8Array | undefined> {
+  async readRaw(
+    coords: readonly number[],
+    options: ChunkIoOptions = {},
+  ): Promise<Uint8Array | undefined> {
     const bytes = await this.store.get(this.chunkKey(coords), { signal: options.signal });
     if (bytes !== undefined || this.legacySeparator !== ".") return bytes;
     // A v2 array written before dimension_separator existed may use nested keys; once one is
@@ -68,7 +80,10 @@ export class ChunkIo implements ChunkAccess {
    * The decoded chunk and whether its elements are in memory nothing else holds (a codec made
    * them, or the store returns fresh buffers), so it can be handed to a caller without a copy.
    */
-  async readOwned(coords: readonly number[], options: ChunkIoOptions = {}): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
+  async readOwned(
+    coords: readonly number[],
+    options: ChunkIoOptions = {},
+  ): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
     const bytes = await this.readRaw(coords, options);
     if (bytes === undefined) return undefined;
     let chunk: Chunk;
@@ -78,11 +93,15 @@ export class ChunkIo implements ChunkAccess {
       throw locate(error, `chunk /${this.chunkKey(coords)}`);
     }
     const data = chunk.data;
-    const owned = !ArrayBuffer.isView(data) || data.buffer !== bytes.buffer || this.store.freshReads === true;
+    const owned =
+      !ArrayBuffer.isView(data) || data.buffer !== bytes.buffer || this.store.freshReads === true;
     return { chunk, owned };
   }
 
-  readWhole(coords: readonly number[], options: AccessOptions): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
+  readWhole(
+    coords: readonly number[],
+    options: AccessOptions,
+  ): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
     return this.readOwned(coords, options);
   }
 
@@ -110,7 +129,11 @@ export class ChunkIo implements ChunkAccess {
    * Stores a chunk, or deletes it when every element equals the fill value (a missing chunk
    * reads as the fill value, so storing it would only waste space).
    */
-  async write(coords: readonly number[], chunk: Chunk, options: ChunkIoOptions = {}): Promise<void> {
+  async write(
+    coords: readonly number[],
+    chunk: Chunk,
+    options: ChunkIoOptions = {},
+  ): Promise<void> {
     const store = this.store as Readable & Writable;
     const key = this.chunkKey(coords);
     const { dataType, fillValue } = this.metadata;
@@ -135,7 +158,12 @@ export class ChunkIo implements ChunkAccess {
     );
   }
 
-  async writeParts(parts: Iterable<ChunkPart>, source: WriteSource, options: AccessOptions, done: () => void): Promise<void> {
+  async writeParts(
+    parts: Iterable<ChunkPart>,
+    source: WriteSource,
+    options: AccessOptions,
+    done: () => void,
+  ): Promise<void> {
     const { dataType, fillValue, shape } = this.metadata;
     const scalarIsFill = "scalar" in source && isFill(dataType, source.scalar, fillValue);
     await forEachConcurrent(
@@ -146,7 +174,9 @@ export class ChunkIo implements ChunkAccess {
         if (full && scalarIsFill) {
           await this.delete(part.coords, options);
         } else {
-          const chunk = full ? this.newChunk(part.coords) : await this.readForUpdate(part.coords, options);
+          const chunk = full
+            ? this.newChunk(part.coords)
+            : await this.readForUpdate(part.coords, options);
           part.write(chunk, source, dataType);
           await this.write(part.coords, chunk, options);
         }
@@ -174,12 +204,18 @@ export class ChunkIo implements ChunkAccess {
 
   /** Deletes a chunk. */
   async delete(coords: readonly number[], options: ChunkIoOptions = {}): Promise<void> {
-    await (this.store as Readable & Writable).delete(this.chunkKey(coords), { signal: options.signal });
+    await (this.store as Readable & Writable).delete(this.chunkKey(coords), {
+      signal: options.signal,
+    });
   }
 }
 
 /** Whether a scalar equals the fill value (NaN equal to NaN), by the data type's own rule. */
-export function isFill(dataType: ArrayMetadata["dataType"], value: unknown, fillValue: unknown): boolean {
+export function isFill(
+  dataType: ArrayMetadata["dataType"],
+  value: unknown,
+  fillValue: unknown,
+): boolean {
   const one = dataType.create(1);
   dataType.setElement(one, 0, value);
   return dataType.isAllFill(one, fillValue);
@@ -187,6 +223,7 @@ export function isFill(dataType: ArrayMetadata["dataType"], value: unknown, fill
 
 /** Prefixes an error message with where it happened (a chunk key, a node path). */
 export function locate(error: unknown, where: string): unknown {
-  if (error instanceof Error && !error.message.startsWith(where)) error.message = `${where}: ${error.message}`;
+  if (error instanceof Error && !error.message.startsWith(where))
+    error.message = `${where}: ${error.message}`;
   return error;
 }

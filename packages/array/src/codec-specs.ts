@@ -15,9 +15,17 @@ export function toNamedConfig(spec: CodecSpec): NamedConfig {
   if (typeof spec === "string") return { name: spec, configuration: {}, mustUnderstand: true };
   if ("id" in spec && typeof spec.id === "string") {
     const { id, ...configuration } = spec;
-    return { name: `${NUMCODECS_PREFIX}${id}`, configuration: configuration as JsonObject, mustUnderstand: true };
+    return {
+      name: `${NUMCODECS_PREFIX}${id}`,
+      configuration: configuration as JsonObject,
+      mustUnderstand: true,
+    };
   }
-  const entry = spec as { name: string; configuration?: Record<string, unknown>; must_understand?: boolean };
+  const entry = spec as {
+    name: string;
+    configuration?: Record<string, unknown>;
+    must_understand?: boolean;
+  };
   return {
     name: entry.name,
     configuration: (entry.configuration ?? {}) as JsonObject,
@@ -29,12 +37,19 @@ export function toNamedConfig(spec: CodecSpec): NamedConfig {
  * The default serializer: `bytes` (little-endian for multi-byte types) for fixed-size types;
  * `vlen-utf8` for strings and `vlen-bytes` for bytes, as zarr-python chooses.
  */
-export function defaultSerializer(dataType: DataType, endian: "little" | "big" = "little"): NamedConfig {
+export function defaultSerializer(
+  dataType: DataType,
+  endian: "little" | "big" = "little",
+): NamedConfig {
   if (dataType.itemSize === 0) {
     const name = dataType.kind === "bytes" ? "vlen-bytes" : "vlen-utf8";
     return { name, configuration: {}, mustUnderstand: true };
   }
-  return { name: "bytes", configuration: dataType.endianSensitive ? { endian } : {}, mustUnderstand: true };
+  return {
+    name: "bytes",
+    configuration: dataType.endianSensitive ? { endian } : {},
+    mustUnderstand: true,
+  };
 }
 
 /** The default compressor, as zarr-python 3 chooses it: zstd at its default level. */

@@ -2,8 +2,8 @@ import {
   type ArrayMetadata,
   type ChunkKeyEncoding,
   codecsToV2Layout,
-  DefaultChunkKeyEncoding,
   type DataType,
+  DefaultChunkKeyEncoding,
   type Endian,
   type JsonObject,
   type JsonValue,
@@ -19,7 +19,12 @@ import {
   validateShape,
 } from "@z/metadata";
 import { guessChunks } from "./chunking.js";
-import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer, toNamedConfig } from "./codec-specs.js";
+import {
+  type CodecSpec,
+  DEFAULT_COMPRESSOR,
+  defaultSerializer,
+  toNamedConfig,
+} from "./codec-specs.js";
 
 /** How to create an array. */
 export interface ArrayOptions {
@@ -89,7 +94,12 @@ function compressorList(options: ArrayOptions): NamedConfig[] {
   return list.map(toNamedConfig);
 }
 
-function codecList(options: ArrayOptions, dataType: DataType, endian: Endian, ndim: number): NamedConfig[] {
+function codecList(
+  options: ArrayOptions,
+  dataType: DataType,
+  endian: Endian,
+  ndim: number,
+): NamedConfig[] {
   if (options.codecs) return options.codecs.map(toNamedConfig);
   const codecs: NamedConfig[] = [];
   if (options.order === "F" && ndim > 1) {
@@ -97,36 +107,47 @@ function codecList(options: ArrayOptions, dataType: DataType, endian: Endian, nd
     codecs.push({ name: "transpose", configuration: { order }, mustUnderstand: true });
   }
   codecs.push(...(options.filters ?? []).map(toNamedConfig));
-  codecs.push(options.serializer ? toNamedConfig(options.serializer) : defaultSerializer(dataType, endian));
+  codecs.push(
+    options.serializer ? toNamedConfig(options.serializer) : defaultSerializer(dataType, endian),
+  );
   codecs.push(...compressorList(options));
   return codecs;
 }
 
-function fillValueOf(options: ArrayOptions, dataType: DataType, format: 2 | 3): { value: unknown; json: JsonValue } {
+function fillValueOf(
+  options: ArrayOptions,
+  dataType: DataType,
+  format: 2 | 3,
+): { value: unknown; json: JsonValue } {
   if (options.fillValue === null) {
-    if (format === 3) throw new MetadataError("Zarr v3 requires a fill value; null is only allowed for v2");
+    if (format === 3)
+      throw new MetadataError("Zarr v3 requires a fill value; null is only allowed for v2");
     return { value: dataType.defaultFill, json: null };
   }
-  const value = options.fillValue === undefined ? dataType.defaultFill : dataType.coerce(options.fillValue);
+  const value =
+    options.fillValue === undefined ? dataType.defaultFill : dataType.coerce(options.fillValue);
   const json = dataType.fillToJson(value, format);
   return { value: dataType.parseFill(json, format), json };
 }
 
 function keyEncoding(options: ArrayOptions): ChunkKeyEncoding {
   const spec = options.chunkKeyEncoding ?? { name: "default" };
-  return spec.name === "v2" ? new V2ChunkKeyEncoding(spec.separator ?? ".") : new DefaultChunkKeyEncoding(spec.separator ?? "/");
+  return spec.name === "v2"
+    ? new V2ChunkKeyEncoding(spec.separator ?? ".")
+    : new DefaultChunkKeyEncoding(spec.separator ?? "/");
 }
 
-function shardingEntry(chunks: readonly number[], inner: readonly NamedConfig[], location: "start" | "end"): NamedConfig {
+function shardingEntry(
+  chunks: readonly number[],
+  inner: readonly NamedConfig[],
+  location: "start" | "end",
+): NamedConfig {
   return {
     name: "sharding_indexed",
     configuration: {
       chunk_shape: [...chunks],
       codecs: inner.map(namedConfigToJson),
-      index_codecs: [
-        { name: "bytes", configuration: { endian: "little" } },
-        { name: "crc32c" },
-      ],
+      index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
       index_location: location,
     },
     mustUnderstand: true,
@@ -139,7 +160,8 @@ function shardingEntry(chunks: readonly number[], inner: readonly NamedConfig[],
  */
 export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
   const format = options.zarrFormat ?? 3;
-  if (format !== 2 && format !== 3) throw new MetadataError(`zarrFormat must be 2 or 3, got ${format}`);
+  if (format !== 2 && format !== 3)
+    throw new MetadataError(`zarrFormat must be 2 or 3, got ${format}`);
   const shape = [...validateShape(options.shape as number[], "shape option")];
   const { dataType, endian } = resolveDtype(options.dtype);
   const chunks = validateChunkShape(
@@ -155,7 +177,9 @@ export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
     gridShape = validateChunkShape([...options.shards], shape.length, "shards option");
     gridShape.forEach((n, axis) => {
       if (n % chunks[axis] !== 0) {
-        throw new MetadataError(`The shard shape [${gridShape}] must be a multiple of the chunk shape [${chunks}] (axis ${axis})`);
+        throw new MetadataError(
+          `The shard shape [${gridShape}] must be a multiple of the chunk shape [${chunks}] (axis ${axis})`,
+        );
       }
     });
     codecs = [shardingEntry(chunks, codecs, options.shardIndexLocation ?? "end")];
@@ -171,10 +195,13 @@ export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
     extraFields: {},
   };
   if (format === 3) {
-    if (options.dimensionSeparator) throw new MetadataError("dimensionSeparator is a v2 option; use chunkKeyEncoding in v3");
+    if (options.dimensionSeparator)
+      throw new MetadataError("dimensionSeparator is a v2 option; use chunkKeyEncoding in v3");
     const names = options.dimensionNames;
     if (names && names.length !== shape.length) {
-      throw new MetadataError(`dimensionNames has ${names.length} entries; the array has ${shape.length} dimensions`);
+      throw new MetadataError(
+        `dimensionNames has ${names.length} entries; the array has ${shape.length} dimensions`,
+      );
     }
     return {
       ...common,
@@ -184,8 +211,10 @@ export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
       dimensionNames: names ? [...names] : undefined,
     };
   }
-  if (options.dimensionNames) throw new MetadataError("Zarr v2 has no dimension names; use attributes");
-  if (options.chunkKeyEncoding) throw new MetadataError("chunkKeyEncoding is a v3 option; use dimensionSeparator in v2");
+  if (options.dimensionNames)
+    throw new MetadataError("Zarr v2 has no dimension names; use attributes");
+  if (options.chunkKeyEncoding)
+    throw new MetadataError("chunkKeyEncoding is a v3 option; use dimensionSeparator in v2");
   const layout = codecsToV2Layout(codecs, shape.length);
   const v2 = {
     ...layout,

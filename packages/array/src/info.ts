@@ -93,7 +93,8 @@ export function infoRows(info: ArrayInfo): [string, string][] {
   rows.push(["Fill value", JSON.stringify(info.fillValue)]);
   if (info.order) rows.push(["Order", info.order]);
   rows.push(["Codecs", info.codecs.join(" -> ")]);
-  if (info.dimensionNames) rows.push(["Dimension names", info.dimensionNames.map((n) => n ?? "-").join(", ")]);
+  if (info.dimensionNames)
+    rows.push(["Dimension names", info.dimensionNames.map((n) => n ?? "-").join(", ")]);
   rows.push(["Attributes", info.attributes.length === 0 ? "none" : info.attributes.join(", ")]);
   rows.push(["Uncompressed size", `${info.nbytes} bytes`]);
   return rows;

@@ -1,4 +1,4 @@
-import { type ChunkPart, type Indexer, BasicIndexer, slice } from "@z/indexing";
+import { BasicIndexer, type ChunkPart, type Indexer, slice } from "@z/indexing";
 import { isListable, prefixOf } from "@z/store-core";
 import type { ZarrArray } from "./array.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
@@ -67,18 +67,29 @@ export async function shrinkChunks(
   const outside = listed
     ? listed.filter((coords) => coords.some((c, axis) => c >= newGrid[axis]))
     : gridOutside(oldGrid, newGrid);
-  await forEachConcurrent(outside, concurrency, (coords) => array.io.delete(coords, options), options.signal);
+  await forEachConcurrent(
+    outside,
+    concurrency,
+    (coords) => array.io.delete(coords, options),
+    options.signal,
+  );
   // What stays of the old extent beyond the new one, inside the chunks that remain.
   for (let axis = 0; axis < old.length; axis++) {
     if (next[axis] >= old[axis] || next[axis] % grid.chunkShape[axis] === 0) continue;
     const keptEnd = (i: number) => Math.min(old[i], newGrid[i] * grid.chunkShape[i]);
-    const selection = old.map((_, i) => (i === axis ? slice(next[axis], keptEnd(axis)) : slice(0, keptEnd(i))));
+    const selection = old.map((_, i) =>
+      i === axis ? slice(next[axis], keptEnd(axis)) : slice(0, keptEnd(i)),
+    );
     const indexer: Indexer = new BasicIndexer(selection, old, array.access.chunkShape);
     await resetToFill(array, indexer, options);
   }
 }
 
-async function resetToFill(array: ZarrArray, indexer: Indexer, options: { signal?: AbortSignal; concurrency?: number }): Promise<void> {
+async function resetToFill(
+  array: ZarrArray,
+  indexer: Indexer,
+  options: { signal?: AbortSignal; concurrency?: number },
+): Promise<void> {
   const source = { scalar: array.metadata.fillValue };
   const parts: ChunkPart[] = [];
   for (const part of indexer.parts()) parts.push(part);

@@ -43,7 +43,9 @@ export async function readSelection(
   const shape = [...indexer.shape];
   const n = product(shape);
   if (n > MAX_SELECTION_ELEMENTS) {
-    throw new ValueShapeError(`The selection has ${n} elements, more than one read can return; select a smaller region`);
+    throw new ValueShapeError(
+      `The selection has ${n} elements, more than one read can return; select a smaller region`,
+    );
   }
   const whole = await readWholeChunk(access, metadata, indexer, options);
   if (whole) return whole;
@@ -77,7 +79,8 @@ async function readWholeChunk(
 ): Promise<Chunk | undefined> {
   if (!access.readWhole || indexer.partCount() !== 1) return undefined;
   const shape = [...indexer.shape];
-  const same = shape.length === access.chunkShape.length && shape.every((n, i) => n === access.chunkShape[i]);
+  const same =
+    shape.length === access.chunkShape.length && shape.every((n, i) => n === access.chunkShape[i]);
   if (!same) return undefined;
   const [part] = indexer.parts();
   if (!part.covers(access.chunkShape, metadata.shape)) return undefined;

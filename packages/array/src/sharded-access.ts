@@ -1,11 +1,10 @@
-import { type ShardIndex, type ShardingCodec } from "@z/codecs";
+import { DecodeError, type ShardIndex, type ShardingCodec } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
 import { type Chunk, copyStrided } from "@z/metadata";
 import { CoalescingStore, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { type ChunkIo, locate } from "./chunk-io.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { DecodeError } from "@z/codecs";
 import { LruCache } from "./lru.js";
 
 /** Options of sharded reads. */
@@ -45,7 +44,10 @@ export class ShardedAccess implements ChunkAccess {
   ) {
     this.chunkShape = codec.configuration.chunkShape;
     this.indexes = new LruCache(options.indexCacheBytes ?? 16 << 20);
-    this.ranged = new CoalescingStore(io.store, { gap: options.coalesceGap ?? 64 << 10, batchGets: false });
+    this.ranged = new CoalescingStore(io.store, {
+      gap: options.coalesceGap ?? 64 << 10,
+      batchGets: false,
+    });
   }
 
   private get store(): Readable {
@@ -60,17 +62,26 @@ export class ShardedAccess implements ChunkAccess {
       const key = coords.join(",");
       let group = groups.get(key);
       if (!group) groups.set(key, (group = { coords, items: [] }));
-      group.items.push({ part, inner: this.codec.innerIndex(part.coords.map((c, axis) => c % cps[axis])) });
+      group.items.push({
+        part,
+        inner: this.codec.innerIndex(part.coords.map((c, axis) => c % cps[axis])),
+      });
     }
     return [...groups.values()];
   }
 
   /** The index of a shard (cached), or undefined when the shard does not exist. */
-  async shardIndex(coords: readonly number[], options: AccessOptions = {}): Promise<ShardIndex | undefined> {
+  async shardIndex(
+    coords: readonly number[],
+    options: AccessOptions = {},
+  ): Promise<ShardIndex | undefined> {
     const key = this.io.chunkKey(coords);
     const cached = this.indexes.get(key);
     if (cached !== undefined) return cached ?? undefined;
-    const bytes = await this.store.get(key, { range: this.codec.indexRange(), signal: options.signal });
+    const bytes = await this.store.get(key, {
+      range: this.codec.indexRange(),
+      signal: options.signal,
+    });
     if (bytes === undefined) {
       this.indexes.set(key, null, 64);
       return undefined;
@@ -86,7 +97,11 @@ export class ShardedAccess implements ChunkAccess {
   }
 
   /** Fetches byte spans of one shard, merging near ones into one request. */
-  private async fetchSpans(key: string, spans: Span[], options: AccessOptions): Promise<Uint8Array[]> {
+  private async fetchSpans(
+    key: string,
+    spans: Span[],
+    options: AccessOptions,
+  ): Promise<Uint8Array[]> {
     const fetched = await this.ranged.getRanges(key, spans, { signal: options.signal });
     if (!fetched) throw new DecodeError(`shard /${key} disappeared while it was being read`);
     return fetched;
@@ -106,11 +121,16 @@ export class ShardedAccess implements ChunkAccess {
         const present: { part: ChunkPart; inner: number; span: Span }[] = [];
         for (const item of group.items) {
           const entry = index?.entry(item.inner);
-          if (entry) present.push({ ...item, span: { offset: entry.offset, length: entry.nbytes } });
+          if (entry)
+            present.push({ ...item, span: { offset: entry.offset, length: entry.nbytes } });
           else visit(item.part, undefined);
         }
         if (present.length === 0) return;
-        const bytes = await this.fetchSpans(key, present.map((p) => p.span), options);
+        const bytes = await this.fetchSpans(
+          key,
+          present.map((p) => p.span),
+          options,
+        );
         await Promise.all(
           present.map(async ({ part, inner, span }, i) => {
             if (bytes[i].length !== span.length) {
@@ -132,11 +152,15 @@ export class ShardedAccess implements ChunkAccess {
   /** Whether the parts of a shard cover every inner chunk of it that lies inside the array. */
   private coversShard(group: ShardGroup): boolean {
     const shape = this.io.metadata.shape;
-    const covered = new Set(group.items.filter((i) => i.part.covers(this.chunkShape, shape)).map((i) => i.inner));
+    const covered = new Set(
+      group.items.filter((i) => i.part.covers(this.chunkShape, shape)).map((i) => i.inner),
+    );
     for (let inner = 0; inner < this.codec.innerCount; inner++) {
       const coords = this.codec.innerCoords(inner);
       const inside = coords.every(
-        (c, axis) => (group.coords[axis] * this.codec.chunksPerShard[axis] + c) * this.chunkShape[axis] < shape[axis],
+        (c, axis) =>
+          (group.coords[axis] * this.codec.chunksPerShard[axis] + c) * this.chunkShape[axis] <
+          shape[axis],
       );
       if (inside && !covered.has(inner)) return false;
     }
@@ -144,13 +168,18 @@ export class ShardedAccess implements ChunkAccess {
   }
 
   /** The encoded inner chunks of a stored shard (undefined for empty ones, and when it does not exist). */
-  private async storedChunks(key: string, options: AccessOptions): Promise<(Uint8Array | undefined)[]> {
+  private async storedChunks(
+    key: string,
+    options: AccessOptions,
+  ): Promise<(Uint8Array | undefined)[]> {
     const chunks = new Array<Uint8Array | undefined>(this.codec.innerCount).fill(undefined);
     const shard = await this.store.get(key, { signal: options.signal });
     if (!shard) return chunks;
     const at = this.codec.indexLocation === "start" ? 0 : shard.length - this.codec.indexSize;
     try {
-      const index = await this.codec.decodeIndex(shard.subarray(Math.max(0, at), Math.max(0, at) + this.codec.indexSize));
+      const index = await this.codec.decodeIndex(
+        shard.subarray(Math.max(0, at), Math.max(0, at) + this.codec.indexSize),
+      );
       for (let i = 0; i < this.codec.innerCount; i++) {
         const entry = index.entry(i, shard.length);
         if (entry) chunks[i] = shard.subarray(entry.offset, entry.offset + entry.nbytes);
@@ -161,7 +190,12 @@ export class ShardedAccess implements ChunkAccess {
     return chunks;
   }
 
-  async writeParts(parts: Iterable<ChunkPart>, source: WriteSource, options: AccessOptions, done: () => void): Promise<void> {
+  async writeParts(
+    parts: Iterable<ChunkPart>,
+    source: WriteSource,
+    options: AccessOptions,
+    done: () => void,
+  ): Promise<void> {
     const store = this.store as Readable & Writable;
     const { dataType, fillValue, shape } = this.io.metadata;
     await forEachConcurrent(
@@ -185,7 +219,9 @@ export class ShardedAccess implements ChunkAccess {
             );
           }
           part.write(chunk, source, dataType);
-          chunks[inner] = dataType.isAllFill(chunk.data, fillValue) ? undefined : await this.codec.inner.encode(chunk);
+          chunks[inner] = dataType.isAllFill(chunk.data, fillValue)
+            ? undefined
+            : await this.codec.inner.encode(chunk);
           done();
         }
         const shard = await this.codec.assemble(chunks);

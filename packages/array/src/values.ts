@@ -22,18 +22,20 @@ export type Scalar = number | bigint | boolean | string;
  */
 export type SetValue = Scalar | NdValue | Container | unknown[];
 
-
 function isBigIntArray(data: unknown): boolean {
   return data instanceof BigInt64Array || data instanceof BigUint64Array;
 }
 
 function checkElementKind(data: Container, dataType: DataType): void {
   if (!isTypedArray(data)) return;
-  const wantsBig = dataType.create(0) instanceof BigInt64Array || dataType.create(0) instanceof BigUint64Array;
+  const wantsBig =
+    dataType.create(0) instanceof BigInt64Array || dataType.create(0) instanceof BigUint64Array;
   if (wantsBig !== isBigIntArray(data)) {
     throw new ValueShapeError(
       `Cannot write a ${data.constructor.name} to a ${dataType.name} array: ` +
-        (wantsBig ? "64-bit integer arrays take BigInt64Array/BigUint64Array values" : "pass numbers, not bigints"),
+        (wantsBig
+          ? "64-bit integer arrays take BigInt64Array/BigUint64Array values"
+          : "pass numbers, not bigints"),
     );
   }
 }
@@ -51,9 +53,11 @@ function flattenNested(value: unknown[]): { items: unknown[]; shape: number[] } 
     shape.push(level.length);
     level = level[0];
   }
-  const items = (value as unknown[]).flat(shape.length - 1 as 1) as unknown[];
+  const items = (value as unknown[]).flat((shape.length - 1) as 1) as unknown[];
   if (items.length !== product(shape) || items.some(Array.isArray)) {
-    throw new ValueShapeError("Nested arrays passed as a value must be rectangular (all rows the same length)");
+    throw new ValueShapeError(
+      "Nested arrays passed as a value must be rectangular (all rows the same length)",
+    );
   }
   return { items, shape };
 }
@@ -63,7 +67,11 @@ function flattenNested(value: unknown[]): { items: unknown[]; shape: number[] } 
  * @throws ValueShapeError when its shape or length does not match, or its element kind
  *   cannot be stored in the array's data type
  */
-export function resolveValue(value: SetValue, shape: readonly number[], dataType: DataType): WriteSource {
+export function resolveValue(
+  value: SetValue,
+  shape: readonly number[],
+  dataType: DataType,
+): WriteSource {
   const n = product(shape);
   // Element types whose scalars are objects (complex {re, im}, records, dates) say which values are one element.
   if (dataType.isScalar?.(value)) return { scalar: dataType.coerce(value) };
@@ -87,7 +95,9 @@ export function resolveValue(value: SetValue, shape: readonly number[], dataType
   }
   const nd = value as NdValue;
   if (!("data" in nd) || !Array.isArray(nd.shape)) {
-    throw new ValueShapeError("A value must be a scalar, an array of elements, or {data, shape, stride?}");
+    throw new ValueShapeError(
+      "A value must be a scalar, an array of elements, or {data, shape, stride?}",
+    );
   }
   if (!sameShape(nd.shape, shape)) throw shapeMismatch(nd.shape, shape);
   const data = Array.isArray(nd.data) ? coerceAll(nd.data, dataType) : nd.data;
@@ -97,7 +107,12 @@ export function resolveValue(value: SetValue, shape: readonly number[], dataType
   return { chunk: { data, shape: [...nd.shape], stride } };
 }
 
-function checkExtent(data: Container, shape: readonly number[], stride: readonly number[], lanes: number): void {
+function checkExtent(
+  data: Container,
+  shape: readonly number[],
+  stride: readonly number[],
+  lanes: number,
+): void {
   if (shape.some((n) => n === 0)) return;
   let last = 0;
   shape.forEach((n, i) => {
@@ -105,7 +120,9 @@ function checkExtent(data: Container, shape: readonly number[], stride: readonly
     last += (n - 1) * stride[i];
   });
   if ((last + 1) * lanes > data.length) {
-    throw new ValueShapeError(`The value's shape [${shape}] and strides [${stride}] reach past its ${data.length} elements`);
+    throw new ValueShapeError(
+      `The value's shape [${shape}] and strides [${stride}] reach past its ${data.length} elements`,
+    );
   }
 }
 
@@ -114,5 +131,7 @@ function sameShape(a: readonly number[], b: readonly number[]): boolean {
 }
 
 function shapeMismatch(valueShape: readonly number[], shape: readonly number[]): ValueShapeError {
-  return new ValueShapeError(`The value has shape [${valueShape}] but the selection has shape [${shape}]`);
+  return new ValueShapeError(
+    `The value has shape [${valueShape}] but the selection has shape [${shape}]`,
+  );
 }

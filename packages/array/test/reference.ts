@@ -14,14 +14,16 @@ export class Reference {
 
   flat(index: readonly number[]): number {
     let flat = 0;
-    for (let axis = 0; axis < this.shape.length; axis++) flat = flat * this.shape[axis] + index[axis];
+    for (let axis = 0; axis < this.shape.length; axis++)
+      flat = flat * this.shape[axis] + index[axis];
     return flat;
   }
 
   /** Positions selected per axis by one orthogonal/basic item, and whether the axis is kept. */
   static axisIndices(item: unknown, length: number): { indices: number[]; kept: boolean } {
     if (item === null || item === undefined) return { indices: range(0, length, 1), kept: true };
-    if (typeof item === "number") return { indices: [item < 0 ? item + length : item], kept: false };
+    if (typeof item === "number")
+      return { indices: [item < 0 ? item + length : item], kept: false };
     if (typeof item === "object" && (item as { kind?: string }).kind === "slice") {
       const s = item as { start: number | null; stop: number | null; step: number | null };
       return { indices: sliceIndices(s.start, s.stop, s.step ?? 1, length), kept: true };
@@ -30,12 +32,17 @@ export class Reference {
     if (list.length > 0 && typeof list[0] === "boolean") {
       return { indices: list.flatMap((b, i) => (b ? [i] : [])), kept: true };
     }
-    return { indices: list.map((v) => (Number(v) < 0 ? Number(v) + length : Number(v))), kept: true };
+    return {
+      indices: list.map((v) => (Number(v) < 0 ? Number(v) + length : Number(v))),
+      kept: true,
+    };
   }
 
   /** The positions (array indices) an orthogonal selection visits in result order, and the result shape. */
   orthogonal(items: readonly unknown[]): { positions: number[][]; shape: number[] } {
-    const axes = this.shape.map((length, axis) => Reference.axisIndices(items[axis] ?? null, length));
+    const axes = this.shape.map((length, axis) =>
+      Reference.axisIndices(items[axis] ?? null, length),
+    );
     const shape = axes.filter((a) => a.kept).map((a) => a.indices.length);
     const positions: number[][] = [];
     const walk = (axis: number, prefix: number[]) => {
@@ -52,7 +59,9 @@ export class Reference {
   /** The positions of a coordinate selection. */
   coordinates(lists: readonly (readonly number[])[]): number[][] {
     const n = lists[0]?.length ?? 0;
-    return Array.from({ length: n }, (_, k) => lists.map((list, axis) => (list[k] < 0 ? list[k] + this.shape[axis] : list[k])));
+    return Array.from({ length: n }, (_, k) =>
+      lists.map((list, axis) => (list[k] < 0 ? list[k] + this.shape[axis] : list[k])),
+    );
   }
 
   /** The positions where a C-order mask is true. */
@@ -91,7 +100,12 @@ export function range(start: number, stop: number, step: number): number[] {
 }
 
 /** Python's slice.indices, written the obvious way. */
-export function sliceIndices(start: number | null, stop: number | null, step: number, length: number): number[] {
+export function sliceIndices(
+  start: number | null,
+  stop: number | null,
+  step: number,
+  length: number,
+): number[] {
   const norm = (v: number) => (v < 0 ? v + length : v);
   if (step > 0) {
     const s = start === null ? 0 : Math.min(Math.max(norm(start), 0), length);

@@ -1,7 +1,15 @@
-import { createArray, createGroup, open, openArray, openGroup, ValueShapeError, ZarrArray } from "@z/array";
+import {
+  createArray,
+  createGroup,
+  open,
+  openArray,
+  openGroup,
+  ValueShapeError,
+  ZarrArray,
+} from "@z/array";
 import { BoundsError, SelectionError, slice } from "@z/indexing";
-import { decodeJsonText } from "./helpers.js";
 import { describe, expect, it } from "vitest";
+import { decodeJsonText } from "./helpers.js";
 
 describe("create, write, read", () => {
   for (const zarrFormat of [2, 3] as const) {
@@ -29,7 +37,12 @@ describe("create, write, read", () => {
   }
 
   it("reads negative steps, negative indices and ellipsis", async () => {
-    const arr = await createArray(new Map(), { shape: [4, 5, 6], chunks: [3, 2, 4], dtype: "int32", compressors: null });
+    const arr = await createArray(new Map(), {
+      shape: [4, 5, 6],
+      chunks: [3, 2, 4],
+      dtype: "int32",
+      compressors: null,
+    });
     const values = Int32Array.from({ length: 120 }, (_, i) => i);
     await arr.set(null, { data: values, shape: [4, 5, 6] });
     const ref = (i: number, j: number, k: number) => i * 30 + j * 6 + k;
@@ -45,7 +58,13 @@ describe("create, write, read", () => {
 
   it("reads missing chunks as the fill value and deletes chunks equal to it", async () => {
     const store = new Map<string, Uint8Array>();
-    const arr = await createArray(store, { shape: [10], chunks: [4], dtype: "float64", fillValue: Number.NaN, compressors: null });
+    const arr = await createArray(store, {
+      shape: [10],
+      chunks: [4],
+      dtype: "float64",
+      fillValue: Number.NaN,
+      compressors: null,
+    });
     expect(Array.from((await arr.get()).data).every(Number.isNaN)).toBe(true);
     await arr.set(slice(0, 4), 1.5);
     expect(store.has("c/0")).toBe(true);
@@ -58,7 +77,12 @@ describe("create, write, read", () => {
   });
 
   it("read-modify-writes partial chunks", async () => {
-    const arr = await createArray(new Map(), { shape: [6, 6], chunks: [4, 4], dtype: "uint8", compressors: null });
+    const arr = await createArray(new Map(), {
+      shape: [6, 6],
+      chunks: [4, 4],
+      dtype: "uint8",
+      compressors: null,
+    });
     await arr.set(null, 7);
     await arr.set([slice(1, 5), slice(1, 5)], 9);
     const data = (await arr.get()).data;
@@ -70,7 +94,14 @@ describe("create, write, read", () => {
 
   it("writes F-order and big-endian v2 arrays that read back", async () => {
     const store = new Map<string, Uint8Array>();
-    const arr = await createArray(store, { shape: [3, 4], chunks: [3, 4], dtype: ">f4", order: "F", zarrFormat: 2, compressors: null });
+    const arr = await createArray(store, {
+      shape: [3, 4],
+      chunks: [3, 4],
+      dtype: ">f4",
+      order: "F",
+      zarrFormat: 2,
+      compressors: null,
+    });
     await arr.set(null, [
       [1, 2, 3, 4],
       [5, 6, 7, 8],
@@ -86,7 +117,12 @@ describe("create, write, read", () => {
 
   it("handles 0-d arrays", async () => {
     const store = new Map<string, Uint8Array>();
-    const arr = await createArray(store, { shape: [], dtype: "int64", compressors: null, fillValue: 5n });
+    const arr = await createArray(store, {
+      shape: [],
+      dtype: "int64",
+      compressors: null,
+      fillValue: 5n,
+    });
     expect((await arr.get()).data[0]).toBe(5n);
     await arr.set(null, 42n);
     expect(store.has("c")).toBe(true);
@@ -109,8 +145,16 @@ describe("errors", () => {
   it("refuses to create over an existing node unless asked", async () => {
     const store = new Map<string, Uint8Array>();
     await createGroup(store, { path: "a" });
-    await expect(createArray(store, { path: "a", shape: [1], dtype: "int8", compressors: null })).rejects.toThrow(/group already exists/);
-    const arr = await createArray(store, { path: "a", shape: [1], dtype: "int8", overwrite: true, compressors: null });
+    await expect(
+      createArray(store, { path: "a", shape: [1], dtype: "int8", compressors: null }),
+    ).rejects.toThrow(/group already exists/);
+    const arr = await createArray(store, {
+      path: "a",
+      shape: [1],
+      dtype: "int8",
+      overwrite: true,
+      compressors: null,
+    });
     expect(arr).toBeInstanceOf(ZarrArray);
     await expect(createGroup(store, { path: "a/b" })).rejects.toThrow(/inside an array/);
   });
@@ -119,7 +163,13 @@ describe("errors", () => {
 describe("groups", () => {
   it("creates parents and lists members", async () => {
     const store = new Map<string, Uint8Array>();
-    await createArray(store, { path: "x/y/z", shape: [2], dtype: "uint8", compressors: null, attributes: { units: "m" } });
+    await createArray(store, {
+      path: "x/y/z",
+      shape: [2],
+      dtype: "uint8",
+      compressors: null,
+      attributes: { units: "m" },
+    });
     const root = await openGroup(store);
     const members = await root.members();
     expect(members.map(([name]) => name)).toEqual(["x"]);
@@ -134,14 +184,28 @@ describe("groups", () => {
 describe("whole-chunk reads", () => {
   it("never hand out memory the store still holds", async () => {
     const store = new Map<string, Uint8Array>();
-    const arr = await createArray(store, { shape: [4, 4], chunks: [2, 2], dtype: "int32", compressors: null });
-    await arr.set(null, Int32Array.from({ length: 16 }, (_, i) => i));
+    const arr = await createArray(store, {
+      shape: [4, 4],
+      chunks: [2, 2],
+      dtype: "int32",
+      compressors: null,
+    });
+    await arr.set(
+      null,
+      Int32Array.from({ length: 16 }, (_, i) => i),
+    );
     const one = await arr.get([slice(0, 2), slice(0, 2)]);
     expect(Array.from(one.data)).toEqual([0, 1, 4, 5]);
     one.data[0] = 99;
     expect(Array.from((await arr.get([slice(0, 2), slice(0, 2)])).data)).toEqual([0, 1, 4, 5]);
     // A whole chunk that was never written reads as the fill value.
-    const empty = await createArray(new Map(), { shape: [4], chunks: [2], dtype: "float32", fillValue: 2.5, compressors: null });
+    const empty = await createArray(new Map(), {
+      shape: [4],
+      chunks: [2],
+      dtype: "float32",
+      fillValue: 2.5,
+      compressors: null,
+    });
     expect(Array.from((await empty.get(slice(2, 4))).data)).toEqual([2.5, 2.5]);
   });
 });

@@ -15,17 +15,15 @@ interface Setup {
   order: "C" | "F";
 }
 
-const setupArb: fc.Arbitrary<Setup> = fc
-  .integer({ min: 1, max: 3 })
-  .chain((ndim) =>
-    fc.record({
-      shape: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: ndim, maxLength: ndim }),
-      chunks: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: ndim, maxLength: ndim }),
-      dtype: fc.constantFrom(...DTYPES),
-      zarrFormat: fc.constantFrom(2 as const, 3 as const),
-      order: fc.constantFrom("C" as const, "F" as const),
-    }),
-  );
+const setupArb: fc.Arbitrary<Setup> = fc.integer({ min: 1, max: 3 }).chain((ndim) =>
+  fc.record({
+    shape: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: ndim, maxLength: ndim }),
+    chunks: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: ndim, maxLength: ndim }),
+    dtype: fc.constantFrom(...DTYPES),
+    zarrFormat: fc.constantFrom(2 as const, 3 as const),
+    order: fc.constantFrom("C" as const, "F" as const),
+  }),
+);
 
 function element(dtype: Setup["dtype"], i: number): unknown {
   switch (dtype) {
@@ -58,9 +56,12 @@ async function makeArray(setup: Setup): Promise<{ array: ZarrArray; ref: Referen
   });
   const n = setup.shape.reduce((a, b) => a * b, 1);
   const values = Array.from({ length: n }, (_, i) => element(setup.dtype, i));
-  const ref = new Reference(setup.shape, values.map((v) => plain(setup.dtype, v)));
+  const ref = new Reference(
+    setup.shape,
+    values.map((v) => plain(setup.dtype, v)),
+  );
   const data = array.dataType.create(n);
-  values.forEach((v, i) => array.dataType.setElement(data, i, v));
+  for (const [i, v] of values.entries()) array.dataType.setElement(data, i, v);
   await array.set(null, { data, shape: setup.shape });
   return { array, ref };
 }
@@ -82,18 +83,26 @@ const itemArb = (length: number) =>
     fc.constant(null),
   );
 
-const indexArrayArb = (length: number) => fc.array(fc.integer({ min: -length, max: length - 1 }), { maxLength: 6 });
-const axisMaskArb = (length: number) => fc.array(fc.boolean(), { minLength: length, maxLength: length });
+const indexArrayArb = (length: number) =>
+  fc.array(fc.integer({ min: -length, max: length - 1 }), { maxLength: 6 });
+const axisMaskArb = (length: number) =>
+  fc.array(fc.boolean(), { minLength: length, maxLength: length });
 
 /** A value for a write of `n` elements: a scalar or one value per element. */
-function writeValue(array: ZarrArray, dtype: Setup["dtype"], n: number, seed: number, scalar: boolean) {
+function writeValue(
+  array: ZarrArray,
+  dtype: Setup["dtype"],
+  n: number,
+  seed: number,
+  scalar: boolean,
+) {
   if (scalar) {
     const value = element(dtype, seed + 1000);
     return { value: value as never, at: () => plain(dtype, value) };
   }
   const data = array.dataType.create(n);
   const values = Array.from({ length: n }, (_, k) => element(dtype, seed + k * 3 + 1));
-  values.forEach((v, k) => array.dataType.setElement(data, k, v));
+  for (const [k, v] of values.entries()) array.dataType.setElement(data, k, v);
   return { value: data, at: (k: number) => plain(dtype, values[k]) };
 }
 
@@ -101,7 +110,9 @@ describe("selections agree with a naive reference model", () => {
   it("basic get and set", async () => {
     await fc.assert(
       fc.asyncProperty(
-        setupArb.chain((s) => fc.tuple(fc.constant(s), fc.tuple(...s.shape.map(itemArb)), fc.boolean(), fc.nat(100))),
+        setupArb.chain((s) =>
+          fc.tuple(fc.constant(s), fc.tuple(...s.shape.map(itemArb)), fc.boolean(), fc.nat(100)),
+        ),
         async ([setup, items, scalar, seed]) => {
           const { array, ref } = await makeArray(setup);
           const { positions, shape } = ref.orthogonal(items);
@@ -119,19 +130,27 @@ describe("selections agree with a naive reference model", () => {
   });
 
   it("orthogonal get and set (index arrays, masks, repeats, negative and unsorted indices)", async () => {
-    const ortho = (length: number) => fc.oneof(itemArb(length), indexArrayArb(length), axisMaskArb(length));
+    const ortho = (length: number) =>
+      fc.oneof(itemArb(length), indexArrayArb(length), axisMaskArb(length));
     await fc.assert(
       fc.asyncProperty(
-        setupArb.chain((s) => fc.tuple(fc.constant(s), fc.tuple(...s.shape.map(ortho)), fc.boolean(), fc.nat(100))),
+        setupArb.chain((s) =>
+          fc.tuple(fc.constant(s), fc.tuple(...s.shape.map(ortho)), fc.boolean(), fc.nat(100)),
+        ),
         async ([setup, items, scalar, seed]) => {
           const { array, ref } = await makeArray(setup);
-          const selection = items.map((item) => (Array.isArray(item) && typeof item[0] === "boolean" ? item : item));
+          const selection = items.map((item) =>
+            Array.isArray(item) && typeof item[0] === "boolean" ? item : item,
+          );
           const { positions, shape } = ref.orthogonal(selection);
           const got = await array.getOrthogonal(selection as never);
           expect(got.shape).toEqual(shape);
           expect(toList(got.data)).toEqual(ref.read(positions));
           const { value, at } = writeValue(array, setup.dtype, positions.length, seed, scalar);
-          await array.setOrthogonal(selection as never, scalar ? value : { data: value as never, shape });
+          await array.setOrthogonal(
+            selection as never,
+            scalar ? value : { data: value as never, shape },
+          );
           ref.write(positions, at);
           expect(toList((await array.get()).data)).toEqual(ref.data);
         },
@@ -147,7 +166,14 @@ describe("selections agree with a naive reference model", () => {
           fc.tuple(
             fc.constant(s),
             fc.integer({ min: 0, max: 8 }).chain((n) =>
-              fc.tuple(...s.shape.map((len) => fc.array(fc.integer({ min: -len, max: len - 1 }), { minLength: n, maxLength: n }))),
+              fc.tuple(
+                ...s.shape.map((len) =>
+                  fc.array(fc.integer({ min: -len, max: len - 1 }), {
+                    minLength: n,
+                    maxLength: n,
+                  }),
+                ),
+              ),
             ),
             fc.boolean(),
             fc.nat(100),
@@ -173,7 +199,15 @@ describe("selections agree with a naive reference model", () => {
     await fc.assert(
       fc.asyncProperty(
         setupArb.chain((s) =>
-          fc.tuple(fc.constant(s), fc.array(fc.boolean(), { minLength: s.shape.reduce((a, b) => a * b, 1), maxLength: s.shape.reduce((a, b) => a * b, 1) }), fc.boolean(), fc.nat(100)),
+          fc.tuple(
+            fc.constant(s),
+            fc.array(fc.boolean(), {
+              minLength: s.shape.reduce((a, b) => a * b, 1),
+              maxLength: s.shape.reduce((a, b) => a * b, 1),
+            }),
+            fc.boolean(),
+            fc.nat(100),
+          ),
         ),
         async ([setup, mask, scalar, seed]) => {
           const { array, ref } = await makeArray(setup);
@@ -194,13 +228,22 @@ describe("selections agree with a naive reference model", () => {
     const blockItem = (blocks: number) =>
       fc.oneof(
         fc.integer({ min: -blocks, max: blocks - 1 }),
-        fc.tuple(fc.integer({ min: -blocks, max: blocks }), fc.integer({ min: -blocks, max: blocks })).map(([a, b]) => slice(a, b)),
+        fc
+          .tuple(
+            fc.integer({ min: -blocks, max: blocks }),
+            fc.integer({ min: -blocks, max: blocks }),
+          )
+          .map(([a, b]) => slice(a, b)),
         fc.constant(null),
       );
     await fc.assert(
       fc.asyncProperty(
         setupArb.chain((s) =>
-          fc.tuple(fc.constant(s), fc.tuple(...s.shape.map((n, i) => blockItem(Math.ceil(n / s.chunks[i])))), fc.nat(100)),
+          fc.tuple(
+            fc.constant(s),
+            fc.tuple(...s.shape.map((n, i) => blockItem(Math.ceil(n / s.chunks[i])))),
+            fc.nat(100),
+          ),
         ),
         async ([setup, items, seed]) => {
           const { array, ref } = await makeArray(setup);

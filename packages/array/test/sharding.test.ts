@@ -1,16 +1,22 @@
 import { createArray, openArray, ZarrArray } from "@z/array";
-import { ChecksumError, DecodeError, ShardingCodec } from "@z/codecs";
+import { ChecksumError, DecodeError, type ShardingCodec } from "@z/codecs";
 import { slice } from "@z/indexing";
 import { LoggingStore, MapStore } from "@z/store-core";
-import * as zarrita from "zarrita";
 import { describe, expect, it } from "vitest";
+import * as zarrita from "zarrita";
 
 function values(n: number): Int32Array {
   return Int32Array.from({ length: n }, (_, i) => (i * 7919) % 10007);
 }
 
 async function sharded(
-  options: { shape?: number[]; shards?: number[]; chunks?: number[]; location?: "start" | "end"; compressors?: never } = {},
+  options: {
+    shape?: number[];
+    shards?: number[];
+    chunks?: number[];
+    location?: "start" | "end";
+    compressors?: never;
+  } = {},
 ) {
   const map = new MapStore();
   const store = new LoggingStore(map);
@@ -21,7 +27,10 @@ async function sharded(
     chunks: options.chunks ?? [2, 3],
     dtype: "int32",
     shardIndexLocation: options.location,
-    compressors: "compressors" in options ? options.compressors : [{ name: "gzip", configuration: { level: 1 } }],
+    compressors:
+      "compressors" in options
+        ? options.compressors
+        : [{ name: "gzip", configuration: { level: 1 } }],
   });
   return { map, store, arr, shape };
 }
@@ -36,12 +45,35 @@ describe("sharding: round trips", () => {
       expect(arr.shards).toEqual([4, 6]);
       expect(arr.chunks).toEqual([2, 3]);
       // 10x12 in 4x6 shards: a 3x2 grid of shards.
-      expect([...map.map.keys()].filter((k) => k.startsWith("c/")).sort()).toEqual(["c/0/0", "c/0/1", "c/1/0", "c/1/1", "c/2/0", "c/2/1"]);
+      expect([...map.map.keys()].filter((k) => k.startsWith("c/")).sort()).toEqual([
+        "c/0/0",
+        "c/0/1",
+        "c/1/0",
+        "c/1/1",
+        "c/2/0",
+        "c/2/1",
+      ]);
       const sel = await arr.get([slice(9, 2, -3), slice(1, 11, 4)]);
-      expect(Array.from(sel.data)).toEqual([9, 6, 3].flatMap((i) => [1, 5, 9].map((j) => data[i * 12 + j])));
+      expect(Array.from(sel.data)).toEqual(
+        [9, 6, 3].flatMap((i) => [1, 5, 9].map((j) => data[i * 12 + j])),
+      );
       const reopened = await openArray(map);
-      expect(Array.from((await reopened.getOrthogonal([[0, 9, 4], [11, 0]])).data)).toEqual([
-        data[11], data[0], data[9 * 12 + 11], data[9 * 12], data[4 * 12 + 11], data[4 * 12],
+      expect(
+        Array.from(
+          (
+            await reopened.getOrthogonal([
+              [0, 9, 4],
+              [11, 0],
+            ])
+          ).data,
+        ),
+      ).toEqual([
+        data[11],
+        data[0],
+        data[9 * 12 + 11],
+        data[9 * 12],
+        data[4 * 12 + 11],
+        data[4 * 12],
       ]);
     });
   }
@@ -60,7 +92,10 @@ describe("sharding: round trips", () => {
             codecs: [
               {
                 name: "sharding_indexed",
-                configuration: { chunk_shape: [2, 2], codecs: [{ name: "bytes", configuration: { endian: "little" } }] },
+                configuration: {
+                  chunk_shape: [2, 2],
+                  codecs: [{ name: "bytes", configuration: { endian: "little" } }],
+                },
               },
             ],
           },
@@ -70,7 +105,9 @@ describe("sharding: round trips", () => {
     const data = Uint16Array.from({ length: 256 }, (_, i) => i * 3);
     await arr.set(null, { data, shape: [16, 16] });
     expect(Array.from((await arr.get()).data)).toEqual(Array.from(data));
-    expect(Array.from((await arr.get([5, slice(3, 7)])).data)).toEqual([83, 84, 85, 86].map((i) => i * 3));
+    expect(Array.from((await arr.get([5, slice(3, 7)])).data)).toEqual(
+      [83, 84, 85, 86].map((i) => i * 3),
+    );
   });
 
   it("zarrita reads our sharded arrays (index at the end)", async () => {
@@ -79,10 +116,15 @@ describe("sharding: round trips", () => {
     await arr.set(null, { data, shape });
     const location = zarrita.root({
       get: async (key: string) => map.map.get(key.slice(1)),
-      getRange: async (key: string, range: { offset: number; length: number } | { suffixLength: number }) => {
+      getRange: async (
+        key: string,
+        range: { offset: number; length: number } | { suffixLength: number },
+      ) => {
         const value = map.map.get(key.slice(1));
         if (!value) return undefined;
-        return "suffixLength" in range ? value.subarray(value.length - range.suffixLength) : value.subarray(range.offset, range.offset + range.length);
+        return "suffixLength" in range
+          ? value.subarray(value.length - range.suffixLength)
+          : value.subarray(range.offset, range.offset + range.length);
       },
     });
     const theirs = await zarrita.open.v3(location, { kind: "array" });
@@ -102,14 +144,16 @@ describe("sharding: what a write touches", () => {
     expect(written).toEqual(["c/0/0"]);
     for (const [key, value] of before) if (key !== "c/0/0") expect(map.map.get(key)).toBe(value);
     // The untouched inner chunks keep their stored bytes (copied, not re-encoded).
-    const codec = (arr.io.pipeline.arrayToBytes.codec as ShardingCodec);
+    const codec = arr.io.pipeline.arrayToBytes.codec as ShardingCodec;
     const oldIndex = await codec.decodeIndex(before.get("c/0/0")!.subarray(-codec.indexSize));
     const newShard = map.map.get("c/0/0")!;
     const newIndex = await codec.decodeIndex(newShard.subarray(-codec.indexSize));
     for (let i = 1; i < codec.innerCount; i++) {
       const a = oldIndex.entry(i)!;
       const b = newIndex.entry(i)!;
-      expect(newShard.subarray(b.offset, b.offset + b.nbytes)).toEqual(before.get("c/0/0")!.subarray(a.offset, a.offset + a.nbytes));
+      expect(newShard.subarray(b.offset, b.offset + b.nbytes)).toEqual(
+        before.get("c/0/0")!.subarray(a.offset, a.offset + a.nbytes),
+      );
     }
   });
 
@@ -136,8 +180,16 @@ describe("sharding: reads fetch only what they need", () => {
     store.clear();
     await cold.get([slice(4, 6), slice(6, 9)]);
     expect(store.requests.map((r) => [r.method, r.key, r.range])).toEqual([
-      ["get", "c/1/1", { suffix: (cold.io.pipeline.arrayToBytes.codec as ShardingCodec).indexSize }],
-      ["get", "c/1/1", expect.objectContaining({ offset: expect.any(Number), length: expect.any(Number) })],
+      [
+        "get",
+        "c/1/1",
+        { suffix: (cold.io.pipeline.arrayToBytes.codec as ShardingCodec).indexSize },
+      ],
+      [
+        "get",
+        "c/1/1",
+        expect.objectContaining({ offset: expect.any(Number), length: expect.any(Number) }),
+      ],
     ]);
     const chunkRequest = store.requests[1];
     const shardSize = map.map.get("c/1/1")!.length;
@@ -179,7 +231,17 @@ describe("sharding: bad input", () => {
   });
 
   it("inner chunk shapes that do not divide the shard are refused", async () => {
-    await expect(createArray(new Map(), { shape: [10], shards: [5], chunks: [2], dtype: "int8" })).rejects.toThrow(/multiple of the chunk shape/);
-    await expect(createArray(new Map(), { shape: [10], shards: [4], chunks: [2], dtype: "int8", zarrFormat: 2 })).rejects.toThrow(/Sharding needs Zarr v3/);
+    await expect(
+      createArray(new Map(), { shape: [10], shards: [5], chunks: [2], dtype: "int8" }),
+    ).rejects.toThrow(/multiple of the chunk shape/);
+    await expect(
+      createArray(new Map(), {
+        shape: [10],
+        shards: [4],
+        chunks: [2],
+        dtype: "int8",
+        zarrFormat: 2,
+      }),
+    ).rejects.toThrow(/Sharding needs Zarr v3/);
   });
 });

@@ -36,7 +36,8 @@ export function writeJsonResult(output: Output, array: ZarrArray, result: Chunk)
   for (let start = 0; start < n; start += BATCH) {
     const end = Math.min(n, start + BATCH);
     const parts: string[] = [];
-    for (let i = start; i < end; i++) parts.push(JSON.stringify(dataType.toJsonElement(dataType.getElement(result.data, i))));
+    for (let i = start; i < end; i++)
+      parts.push(JSON.stringify(dataType.toJsonElement(dataType.getElement(result.data, i))));
     output.out((start > 0 ? "," : "") + parts.join(","));
   }
   output.out("]}\n");

@@ -44,7 +44,9 @@ function parseFormat(value: string | undefined): 2 | 3 | undefined {
 function parseCompressor(value: string | undefined): CompressorChoice | undefined {
   if (value === undefined) return undefined;
   if (!(COMPRESSOR_CHOICES as readonly string[]).includes(value)) {
-    throw new UsageError(`--compressor must be one of ${COMPRESSOR_CHOICES.join(", ")}, got ${value}`);
+    throw new UsageError(
+      `--compressor must be one of ${COMPRESSOR_CHOICES.join(", ")}, got ${value}`,
+    );
   }
   return value as CompressorChoice;
 }
@@ -60,7 +62,9 @@ function parseChunks(value: string | undefined): number[] | undefined {
 
 function positionals(args: string[], count: number, command: string): string[] {
   if (args.length !== count) {
-    throw new UsageError(`zarr ${command} takes ${count} location${count === 1 ? "" : "s"}, got ${args.length}`);
+    throw new UsageError(
+      `zarr ${command} takes ${count} location${count === 1 ? "" : "s"}, got ${args.length}`,
+    );
   }
   return args;
 }
@@ -71,7 +75,12 @@ function positionals(args: string[], count: number, command: string): string[] {
  */
 export async function main(argv: string[], output: Output = processOutput): Promise<number> {
   try {
-    const { values, positionals: rest } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    const { values, positionals: rest } = parseArgs({
+      args: argv,
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
     const [command, ...args] = rest;
     if (values.help || command === undefined || command === "help") {
       output.out(USAGE);
@@ -102,7 +111,10 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         throw new UsageError(`Unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (
+      error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+    ) {
       output.err(`zarr: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }

@@ -20,7 +20,9 @@ export class ProgressBar {
     const width = 30;
     const filled = total === 0 ? width : Math.round((done / total) * width);
     const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
-    this.output.err(`\r${this.label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${percent}% (${done}/${total})`);
+    this.output.err(
+      `\r${this.label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${percent}% (${done}/${total})`,
+    );
   }
 
   /** Ends the bar's line. */

@@ -2,7 +2,14 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { bufferedOutput, main } from "@z/cli";
-import { deferredReason, expectedArrays, fixturePath, haveFixtures, repositoryRoot, tempDir } from "@z/test-utils";
+import {
+  deferredReason,
+  expectedArrays,
+  fixturePath,
+  haveFixtures,
+  repositoryRoot,
+  tempDir,
+} from "@z/test-utils";
 import { createArray, FsStore, openArray, slice } from "@z/zarr";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -45,7 +52,15 @@ describe("zarr get", () => {
   it("applies --select with negative steps and integers", async () => {
     const dir = scratch();
     await sampleArray(dir, 3);
-    const { code, stdout } = await run("get", dir, "--path", "grid", "--select", "::-1, 1:5:2", "--json");
+    const { code, stdout } = await run(
+      "get",
+      dir,
+      "--path",
+      "grid",
+      "--select",
+      "::-1, 1:5:2",
+      "--json",
+    );
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
     expect(result.shape).toEqual([4, 2]);
@@ -109,7 +124,17 @@ describe("zarr copy", () => {
     const original = await openArray(new FsStore(source), { path: "grid" });
     expect(Array.from((await copied.get()).data)).toEqual(Array.from((await original.get()).data));
     const back = scratch();
-    const again = await run("copy", v3, back, "--format", "2", "--chunks", "2,2", "--compressor", "none");
+    const again = await run(
+      "copy",
+      v3,
+      back,
+      "--format",
+      "2",
+      "--chunks",
+      "2,2",
+      "--compressor",
+      "none",
+    );
     expect(again.code).toBe(0);
     const v2 = await openArray(new FsStore(back), { path: "grid" });
     expect(v2.zarrFormat).toBe(2);
@@ -118,25 +143,40 @@ describe("zarr copy", () => {
     expect(Array.from((await v2.get()).data)).toEqual(Array.from((await original.get()).data));
   });
 
-  it.skipIf(!haveFixtures("zarr copy"))("copies every readable zarrita v2 fixture array to v3", async () => {
-    const entries = expectedArrays().filter((e) => e.label.startsWith("zarrita/v2") && deferredReason(e) === undefined);
-    const target = scratch();
-    const sourceRoot = fixturePath("zarrita", "v2", "data.zarr");
-    const source = new FsStore(sourceRoot, { readOnly: true });
-    for (const entry of entries) {
-      const { code, stderr } = await run("copy", sourceRoot, target, "--path", entry.path, "--format", "3");
-      expect(code, stderr).toBe(0);
-      const copy = await openArray(new FsStore(target), { path: entry.path });
-      const original = await openArray(source, { path: entry.path });
-      expect(copy.zarrFormat).toBe(3);
-      expect(copy.shape).toEqual(original.shape);
-      expect(copy.attrs).toEqual(original.attrs);
-      const a = await copy.get();
-      const b = await original.get();
-      expect(Array.from(a.data as ArrayLike<unknown>)).toEqual(Array.from(b.data as ArrayLike<unknown>));
-    }
-    expect(entries.length).toBeGreaterThan(20);
-  });
+  it.skipIf(!haveFixtures("zarr copy"))(
+    "copies every readable zarrita v2 fixture array to v3",
+    async () => {
+      const entries = expectedArrays().filter(
+        (e) => e.label.startsWith("zarrita/v2") && deferredReason(e) === undefined,
+      );
+      const target = scratch();
+      const sourceRoot = fixturePath("zarrita", "v2", "data.zarr");
+      const source = new FsStore(sourceRoot, { readOnly: true });
+      for (const entry of entries) {
+        const { code, stderr } = await run(
+          "copy",
+          sourceRoot,
+          target,
+          "--path",
+          entry.path,
+          "--format",
+          "3",
+        );
+        expect(code, stderr).toBe(0);
+        const copy = await openArray(new FsStore(target), { path: entry.path });
+        const original = await openArray(source, { path: entry.path });
+        expect(copy.zarrFormat).toBe(3);
+        expect(copy.shape).toEqual(original.shape);
+        expect(copy.attrs).toEqual(original.attrs);
+        const a = await copy.get();
+        const b = await original.get();
+        expect(Array.from(a.data as ArrayLike<unknown>)).toEqual(
+          Array.from(b.data as ArrayLike<unknown>),
+        );
+      }
+      expect(entries.length).toBeGreaterThan(20);
+    },
+  );
 
   it("refuses to overwrite an existing destination node without --overwrite", async () => {
     const source = scratch();
@@ -157,9 +197,18 @@ describe.skipIf(!existsSync(bin))("the built zarr binary", () => {
     await sampleArray(dir, 3);
     const usage = execFileSync(process.execPath, [bin, "--help"], { encoding: "utf8" });
     expect(usage).toMatch(/Usage: zarr <command>/);
-    const got = execFileSync(process.execPath, [bin, "get", dir, "--path", "grid", "--select", "0,:2", "--json"], {
-      encoding: "utf8",
+    const got = execFileSync(
+      process.execPath,
+      [bin, "get", dir, "--path", "grid", "--select", "0,:2", "--json"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(JSON.parse(got)).toEqual({
+      shape: [2],
+      dtype: "float32",
+      fill_value: "NaN",
+      values: [0, 0.5],
     });
-    expect(JSON.parse(got)).toEqual({ shape: [2], dtype: "float32", fill_value: "NaN", values: [0, 0.5] });
   });
 });

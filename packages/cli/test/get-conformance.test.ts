@@ -3,7 +3,9 @@ import { deferredReason, type ExpectedArray, expectedArrays, haveFixtures } from
 import { afterAll, describe, expect, it } from "vitest";
 
 const suite = "fixture conformance (zarr get --json)";
-const entries = haveFixtures(suite) ? expectedArrays().filter((e) => deferredReason(e) === undefined) : [];
+const entries = haveFixtures(suite)
+  ? expectedArrays().filter((e) => deferredReason(e) === undefined)
+  : [];
 
 /** See packages/zarr/test/conformance.test.ts: nested_legacy matches zarr-python 2's reading. */
 function expectedValues(entry: ExpectedArray): unknown[] {
@@ -16,7 +18,8 @@ function expectedValues(entry: ExpectedArray): unknown[] {
  * {"base64": ...} (DESIGN.md section 3). Converts ours to theirs for the comparison.
  */
 function toFixtureEncoding(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || !("base64" in value)) return value;
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !("base64" in value))
+    return value;
   const bytes = Buffer.from((value as { base64: string }).base64, "base64");
   let end = bytes.length;
   while (end > 0 && bytes[end - 1] === 0) end--;

@@ -4,8 +4,11 @@ import { TransposeCodec } from "./core/transpose.js";
 import { registerCodec } from "./registry.js";
 
 registerCodec("bytes", (configuration) => BytesCodec.fromConfig(configuration));
-registerCodec("transpose", (configuration, { spec }) => TransposeCodec.fromConfig(configuration, spec.shape.length));
+registerCodec("transpose", (configuration, { spec }) =>
+  TransposeCodec.fromConfig(configuration, spec.shape.length),
+);
 registerCodec("crc32c", (configuration) => Crc32cCodec.fromConfig(configuration));
+
 import "./blosc/register.js";
 import "./compressors/register.js";
 import "./filters/register.js";

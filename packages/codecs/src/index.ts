@@ -6,6 +6,7 @@
  */
 import "./builtins.js";
 
+export * from "./blosc/public.js";
 export * from "./compressors/adler32.js";
 export * from "./compressors/bz2.js";
 export * from "./compressors/checksum32.js";
@@ -31,8 +32,7 @@ export * from "./filters/shuffle.js";
 export * from "./filters/types.js";
 export * from "./pipeline.js";
 export * from "./registry.js";
-export * from "./types.js";
-export * from "./blosc/public.js";
 export * from "./sharding/codec.js";
 export * from "./sharding/config.js";
 export * from "./sharding/shard-index.js";
+export * from "./types.js";

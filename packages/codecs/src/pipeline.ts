@@ -1,7 +1,13 @@
 import { type Chunk, MetadataError, type NamedConfig, product } from "@z/metadata";
 import { DecodeError } from "./errors.js";
 import { resolveCodec } from "./registry.js";
-import type { ArrayToArrayCodec, ArrayToBytesCodec, BytesToBytesCodec, ChunkSpec, Codec } from "./types.js";
+import type {
+  ArrayToArrayCodec,
+  ArrayToBytesCodec,
+  BytesToBytesCodec,
+  ChunkSpec,
+  Codec,
+} from "./types.js";
 
 /** Options of a codec pipeline. */
 export interface PipelineOptions {
@@ -81,7 +87,9 @@ export class CodecPipeline {
       }
     }
     if (!arrayToBytes) {
-      throw new MetadataError(`${where}: no array-to-bytes codec (such as "bytes"); exactly one is required`);
+      throw new MetadataError(
+        `${where}: no array-to-bytes codec (such as "bytes"); exactly one is required`,
+      );
     }
     return new CodecPipeline(
       arrayToArray,
@@ -93,7 +101,11 @@ export class CodecPipeline {
 
   /** The codecs in encode order. */
   get codecs(): Codec[] {
-    return [...this.arrayToArray.map((s) => s.codec), this.arrayToBytes.codec, ...this.bytesToBytes];
+    return [
+      ...this.arrayToArray.map((s) => s.codec),
+      this.arrayToBytes.codec,
+      ...this.bytesToBytes,
+    ];
   }
 
   /** The metadata entries of the codecs. */
@@ -151,7 +163,8 @@ function orderError(where: string, codec: Codec, problem: string): MetadataError
 }
 
 function checkShape(chunk: Chunk, spec: ChunkSpec, codecName: string): void {
-  const ok = chunk.shape.length === spec.shape.length && chunk.shape.every((n, i) => n === spec.shape[i]);
+  const ok =
+    chunk.shape.length === spec.shape.length && chunk.shape.every((n, i) => n === spec.shape[i]);
   if (!ok) {
     throw new DecodeError(
       `Codec "${codecName}" decoded a chunk of shape [${chunk.shape}] (${product(chunk.shape)} elements); expected [${spec.shape}]`,

@@ -28,7 +28,11 @@ export function registeredCodecs(): string[] {
  * be ignored (`must_understand: false`).
  * @throws UnknownCodecError for an unknown codec that must be understood
  */
-export function resolveCodec(entry: NamedConfig, context: CodecContext, where = ""): Codec | undefined {
+export function resolveCodec(
+  entry: NamedConfig,
+  context: CodecContext,
+  where = "",
+): Codec | undefined {
   const factory = factories.get(entry.name);
   if (!factory) {
     if (!entry.mustUnderstand) return undefined;

@@ -254,7 +254,11 @@ describe("v3 blosc metadata with numcodecs' integer shuffle codes", () => {
     const { int32 } = await import("@z/metadata");
     const spec = { shape: [64], dataType: int32, fillValue: 0 };
     const codec = resolveCodec(
-      { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: 2, typesize: 4, blocksize: 0 }, mustUnderstand: true },
+      {
+        name: "blosc",
+        configuration: { cname: "lz4", clevel: 5, shuffle: 2, typesize: 4, blocksize: 0 },
+        mustUnderstand: true,
+      },
       { spec, zarrFormat: 3 },
     )!;
     expect(codec.toJson().configuration.shuffle).toBe("bitshuffle");

@@ -1,5 +1,5 @@
+import { ChecksumError, Crc32cCodec, crc32c } from "@z/codecs";
 import { describe, expect, it } from "vitest";
-import { ChecksumError, crc32c, Crc32cCodec } from "@z/codecs";
 
 describe("crc32c", () => {
   it("matches the published check value", () => {

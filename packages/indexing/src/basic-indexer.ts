@@ -1,8 +1,18 @@
 import { type Chunk, type Container, cOrderStrides, copyStrided, type DataType } from "@z/metadata";
 import { chunkView, copyChunkToOutput, fillRegion, outputView, projectionShape } from "./copy.js";
 import type { ChunkPart, Indexer, WriteSource } from "./indexer.js";
-import { type ChunkProjection, chunkProjections, countChunkProjections, coversChunk } from "./projection.js";
-import { type AxisSelection, type BasicSelection, normalizeSelection, selectionShape } from "./selection.js";
+import {
+  type ChunkProjection,
+  chunkProjections,
+  countChunkProjections,
+  coversChunk,
+} from "./projection.js";
+import {
+  type AxisSelection,
+  type BasicSelection,
+  normalizeSelection,
+  selectionShape,
+} from "./selection.js";
 
 /**
  * The indexer of a basic selection (integers, slices with any step, `null`, `"..."`): each
@@ -46,7 +56,12 @@ class BasicPart implements ChunkPart {
   }
 
   read(chunk: Chunk, out: Container, lanes: number): void {
-    copyChunkToOutput(chunk, this.projection, outputView(out, this.outStride, this.dims, this.projection), lanes);
+    copyChunkToOutput(
+      chunk,
+      this.projection,
+      outputView(out, this.outStride, this.dims, this.projection),
+      lanes,
+    );
   }
 
   fill(out: Container, dataType: DataType, value: unknown): void {

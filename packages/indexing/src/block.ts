@@ -22,7 +22,9 @@ export function blockIndexer(
 ): BasicIndexer {
   const items = Array.isArray(selection) ? selection : [selection as BlockItem];
   if (items.length > arrayShape.length) {
-    throw new SelectionError(`Too many indices: the array has ${arrayShape.length} dimensions but the block selection has ${items.length}`);
+    throw new SelectionError(
+      `Too many indices: the array has ${arrayShape.length} dimensions but the block selection has ${items.length}`,
+    );
   }
   const basic: SelectionItem[] = arrayShape.map((length, axis) => {
     const blocks = Math.ceil(length / blockShape[axis]);
@@ -33,19 +35,25 @@ export function blockIndexer(
       first = 0;
       last = blocks;
     } else if (typeof item === "number") {
-      if (!Number.isInteger(item)) throw new SelectionError(`Axis ${axis}: block index ${item} is not an integer`);
+      if (!Number.isInteger(item))
+        throw new SelectionError(`Axis ${axis}: block index ${item} is not an integer`);
       first = item < 0 ? item + blocks : item;
       if (first < 0 || first >= blocks) {
-        throw new BoundsError(`Block index ${item} is out of bounds for axis ${axis} with ${blocks} blocks`);
+        throw new BoundsError(
+          `Block index ${item} is out of bounds for axis ${axis} with ${blocks} blocks`,
+        );
       }
       last = first + 1;
     } else if (isSlice(item)) {
       const { start, step, count } = resolveSlice(item, blocks, axis);
-      if (step !== 1) throw new SelectionError(`Axis ${axis}: block selections only support step 1, got ${step}`);
+      if (step !== 1)
+        throw new SelectionError(`Axis ${axis}: block selections only support step 1, got ${step}`);
       first = start;
       last = start + count;
     } else {
-      throw new SelectionError(`Axis ${axis}: cannot select blocks with ${String(item)}; use an integer, slice() or null`);
+      throw new SelectionError(
+        `Axis ${axis}: cannot select blocks with ${String(item)}; use an integer, slice() or null`,
+      );
     }
     return slice(first * blockShape[axis], Math.min(last * blockShape[axis], length));
   });

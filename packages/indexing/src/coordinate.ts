@@ -32,10 +32,14 @@ export class CoordinateIndexer implements Indexer {
           `A coordinate selection needs one index list per dimension (${arrayShape.length}), got ${selection.length}`,
         );
       }
-      const lengths = selection.filter((s) => typeof s !== "number").map((s) => (s as IndexArray).length);
+      const lengths = selection
+        .filter((s) => typeof s !== "number")
+        .map((s) => (s as IndexArray).length);
       const n = lengths.length === 0 ? 1 : lengths[0];
       if (lengths.some((len) => len !== n)) {
-        throw new SelectionError(`The index lists of a coordinate selection must have the same length, got [${lengths}]`);
+        throw new SelectionError(
+          `The index lists of a coordinate selection must have the same length, got [${lengths}]`,
+        );
       }
       this.points = selection.map((s, axis) =>
         typeof s === "number"
@@ -51,8 +55,16 @@ export class CoordinateIndexer implements Indexer {
    * n-d boolean mask of the array's shape is true, in C order, as a 1-d result.
    * @throws SelectionError when the mask's shape differs from the array's
    */
-  static fromMask(mask: Mask, arrayShape: readonly number[], chunkShape: readonly number[]): CoordinateIndexer {
-    return new CoordinateIndexer({ coordinates: maskCoordinates(mask, arrayShape) }, arrayShape, chunkShape);
+  static fromMask(
+    mask: Mask,
+    arrayShape: readonly number[],
+    chunkShape: readonly number[],
+  ): CoordinateIndexer {
+    return new CoordinateIndexer(
+      { coordinates: maskCoordinates(mask, arrayShape) },
+      arrayShape,
+      chunkShape,
+    );
   }
 
   private groups(): Map<string, { coords: number[]; positions: number[] }> {
@@ -61,7 +73,8 @@ export class CoordinateIndexer implements Indexer {
     const n = this.shape[0];
     for (let p = 0; p < n; p++) {
       const coords = new Array<number>(ndim);
-      for (let axis = 0; axis < ndim; axis++) coords[axis] = Math.floor(this.points[axis][p] / this.chunkShape[axis]);
+      for (let axis = 0; axis < ndim; axis++)
+        coords[axis] = Math.floor(this.points[axis][p] / this.chunkShape[axis]);
       const key = coords.join(",");
       let group = groups.get(key);
       if (!group) groups.set(key, (group = { coords, positions: [] }));
@@ -110,7 +123,8 @@ class PointsPart implements ChunkPart {
   private offset(chunk: Chunk, point: number): number {
     const ndim = this.coords.length;
     let offset = 0;
-    for (let axis = 0; axis < ndim; axis++) offset += this.inChunk[point * ndim + axis] * chunk.stride[axis];
+    for (let axis = 0; axis < ndim; axis++)
+      offset += this.inChunk[point * ndim + axis] * chunk.stride[axis];
     return offset;
   }
 
@@ -138,7 +152,8 @@ class PointsPart implements ChunkPart {
       }
       const value = source.chunk;
       const s = this.positions[p] * (value.stride[0] ?? 1) * lanes;
-      for (let k = 0; k < lanes; k++) (chunk.data as unknown[])[target * lanes + k] = (value.data as unknown[])[s + k];
+      for (let k = 0; k < lanes; k++)
+        (chunk.data as unknown[])[target * lanes + k] = (value.data as unknown[])[s + k];
     }
   }
 
@@ -151,7 +166,8 @@ class PointsPart implements ChunkPart {
     const distinct = new Set<number>();
     for (let p = 0; p < this.positions.length; p++) {
       let flat = 0;
-      for (let axis = 0; axis < ndim; axis++) flat = flat * chunkShape[axis] + this.inChunk[p * ndim + axis];
+      for (let axis = 0; axis < ndim; axis++)
+        flat = flat * chunkShape[axis] + this.inChunk[p * ndim + axis];
       distinct.add(flat);
     }
     return distinct.size === inside;

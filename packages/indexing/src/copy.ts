@@ -1,7 +1,7 @@
 import type { Chunk, Container, DataType, StridedView } from "@z/metadata";
 import { copyStrided } from "@z/metadata";
-import type { AxisSelection } from "./selection.js";
 import type { ChunkProjection } from "./projection.js";
+import type { AxisSelection } from "./selection.js";
 
 /** The view of a chunk's elements that a projection selects (offset and strides into its data). */
 export function chunkView(chunk: Chunk, projection: ChunkProjection): StridedView {
@@ -53,7 +53,12 @@ export function copyChunkToOutput(
  * Writes `value` into every element of a strided region: contiguous runs through
  * `dataType.fill`, the rest element by element.
  */
-export function fillRegion(dataType: DataType, view: StridedView, shape: readonly number[], value: unknown): void {
+export function fillRegion(
+  dataType: DataType,
+  view: StridedView,
+  shape: readonly number[],
+  value: unknown,
+): void {
   const ndim = shape.length;
   if (shape.some((n) => n === 0)) return;
   if (ndim === 0) {
@@ -67,7 +72,8 @@ export function fillRegion(dataType: DataType, view: StridedView, shape: readonl
   let offset = view.offset;
   for (;;) {
     if (step === 1) dataType.fill(view.data, value, offset, offset + run);
-    else for (let i = 0, o = offset; i < run; i++, o += step) dataType.setElement(view.data, o, value);
+    else
+      for (let i = 0, o = offset; i < run; i++, o += step) dataType.setElement(view.data, o, value);
     let axis = last - 1;
     for (; axis >= 0; axis--) {
       index[axis]++;

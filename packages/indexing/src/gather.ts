@@ -25,7 +25,8 @@ export function copyByOffsets(
   const innerSrc = srcOffsets[last];
   const innerDst = dstOffsets[last];
   const run = innerSrc.length;
-  const contiguous = isUnitRun(innerSrc) && isUnitRun(innerDst) && isTypedArray(src) && isTypedArray(dst);
+  const contiguous =
+    isUnitRun(innerSrc) && isUnitRun(innerDst) && isTypedArray(src) && isTypedArray(dst);
   const index = new Array<number>(ndim).fill(0);
   for (;;) {
     let s = srcBase;
@@ -36,9 +37,13 @@ export function copyByOffsets(
     }
     if (contiguous) {
       const start = (s + innerSrc[0]) * lanes;
-      (dst as Uint8Array).set((src as Uint8Array).subarray(start, start + run * lanes), (d + innerDst[0]) * lanes);
+      (dst as Uint8Array).set(
+        (src as Uint8Array).subarray(start, start + run * lanes),
+        (d + innerDst[0]) * lanes,
+      );
     } else {
-      for (let i = 0; i < run; i++) copyElement(src, (s + innerSrc[i]) * lanes, dst, (d + innerDst[i]) * lanes, lanes);
+      for (let i = 0; i < run; i++)
+        copyElement(src, (s + innerSrc[i]) * lanes, dst, (d + innerDst[i]) * lanes, lanes);
     }
     let axis = last - 1;
     for (; axis >= 0; axis--) {
@@ -53,7 +58,11 @@ export function copyByOffsets(
  * Calls `visit(offset)` for every position of an n-d block given as per-axis element offsets
  * (used to write a scalar into an orthogonal selection).
  */
-export function forEachOffset(base: number, offsets: readonly Float64Array[], visit: (offset: number) => void): void {
+export function forEachOffset(
+  base: number,
+  offsets: readonly Float64Array[],
+  visit: (offset: number) => void,
+): void {
   if (offsets.some((o) => o.length === 0)) return;
   const ndim = offsets.length;
   const index = new Array<number>(ndim).fill(0);

@@ -4,15 +4,15 @@
  * @packageDocumentation
  */
 export { copyStrided, type StridedView } from "@z/metadata";
+export * from "./basic-indexer.js";
+export * from "./block.js";
+export * from "./coordinate.js";
 export * from "./copy.js";
 export * from "./errors.js";
+export * from "./gather.js";
+export * from "./index-arrays.js";
+export * from "./indexer.js";
+export * from "./orthogonal.js";
 export * from "./projection.js";
 export * from "./selection.js";
 export * from "./slice.js";
-export * from "./basic-indexer.js";
-export * from "./indexer.js";
-export * from "./block.js";
-export * from "./coordinate.js";
-export * from "./gather.js";
-export * from "./index-arrays.js";
-export * from "./orthogonal.js";

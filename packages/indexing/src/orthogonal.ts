@@ -1,11 +1,18 @@
 import { type Chunk, type Container, cOrderStrides, type DataType } from "@z/metadata";
 import { SelectionError } from "./errors.js";
 import { copyByOffsets, forEachOffset, scaled } from "./gather.js";
-import { type AxisMask, type IndexArray, isAxisMask, isIndexArray, maskIndices, resolveIndexArray } from "./index-arrays.js";
+import {
+  type AxisMask,
+  type IndexArray,
+  isAxisMask,
+  isIndexArray,
+  maskIndices,
+  resolveIndexArray,
+} from "./index-arrays.js";
 import type { ChunkPart, Indexer, WriteSource } from "./indexer.js";
 import { projectAxis } from "./projection.js";
-import { isSlice, resolveSlice, type Slice } from "./slice.js";
 import { normalizeIndex } from "./selection.js";
+import { isSlice, resolveSlice, type Slice } from "./slice.js";
 
 /** One item of an orthogonal selection: an integer, a slice, `null`, index array or boolean mask. */
 export type OrthogonalItem = number | Slice | null | IndexArray | AxisMask;
@@ -30,16 +37,21 @@ function normalizeAxis(item: OrthogonalItem, length: number, axis: number): Axis
   if (isSlice(item)) return { kind: "slice", ...resolveSlice(item, length, axis) };
   if (isAxisMask(item)) return { kind: "array", indices: maskIndices(item, length, axis) };
   if (isIndexArray(item)) return { kind: "array", indices: resolveIndexArray(item, length, axis) };
-  throw new SelectionError(`Axis ${axis}: cannot select with ${String(item)}; use an integer, slice(), null, an index array or a boolean mask`);
+  throw new SelectionError(
+    `Axis ${axis}: cannot select with ${String(item)}; use an integer, slice(), null, an index array or a boolean mask`,
+  );
 }
 
 function groupAxis(selection: Axis, chunkSize: number): AxisGroup[] {
   if (selection.kind !== "array") {
-    const basic = selection.kind === "int" ? { kind: "int" as const, index: selection.index } : selection;
+    const basic =
+      selection.kind === "int" ? { kind: "int" as const, index: selection.index } : selection;
     return projectAxis(basic, chunkSize).map((p) => ({
       chunk: p.chunk,
       inChunk: Int32Array.from({ length: p.count }, (_, k) => p.start + k * p.step),
-      outPos: Int32Array.from({ length: p.count }, (_, k) => (selection.kind === "int" ? 0 : p.outStart + k)),
+      outPos: Int32Array.from({ length: p.count }, (_, k) =>
+        selection.kind === "int" ? 0 : p.outStart + k,
+      ),
     }));
   }
   const byChunk = new Map<number, { inChunk: number[]; outPos: number[] }>();
@@ -52,7 +64,11 @@ function groupAxis(selection: Axis, chunkSize: number): AxisGroup[] {
   });
   return [...byChunk]
     .sort(([a], [b]) => a - b)
-    .map(([chunk, g]) => ({ chunk, inChunk: Int32Array.from(g.inChunk), outPos: Int32Array.from(g.outPos) }));
+    .map(([chunk, g]) => ({
+      chunk,
+      inChunk: Int32Array.from(g.inChunk),
+      outPos: Int32Array.from(g.outPos),
+    }));
 }
 
 /**
@@ -79,9 +95,13 @@ export class OrthogonalIndexer implements Indexer {
     // of axis 0, while `[0, 2]` is the integer 0 on axis 0 and 2 on axis 1.
     const items = Array.isArray(selection) ? selection : [selection];
     if (items.length > arrayShape.length) {
-      throw new SelectionError(`Too many indices: the array has ${arrayShape.length} dimensions but the selection has ${items.length}`);
+      throw new SelectionError(
+        `Too many indices: the array has ${arrayShape.length} dimensions but the selection has ${items.length}`,
+      );
     }
-    this.axes = arrayShape.map((length, axis) => normalizeAxis((items[axis] ?? null) as OrthogonalItem, length, axis));
+    this.axes = arrayShape.map((length, axis) =>
+      normalizeAxis((items[axis] ?? null) as OrthogonalItem, length, axis),
+    );
     this.shape = this.axes
       .filter((a) => a.kind !== "int")
       .map((a) => (a.kind === "slice" ? a.count : (a as { indices: Int32Array }).indices.length));
@@ -130,11 +150,21 @@ class OrthogonalPart implements ChunkPart {
   }
 
   read(chunk: Chunk, out: Container, lanes: number): void {
-    copyByOffsets(chunk.data, 0, this.chunkOffsets(chunk), out, 0, this.outOffsets(this.axisOutStride), lanes);
+    copyByOffsets(
+      chunk.data,
+      0,
+      this.chunkOffsets(chunk),
+      out,
+      0,
+      this.outOffsets(this.axisOutStride),
+      lanes,
+    );
   }
 
   fill(out: Container, dataType: DataType, value: unknown): void {
-    forEachOffset(0, this.outOffsets(this.axisOutStride), (o) => dataType.setElement(out, o, value));
+    forEachOffset(0, this.outOffsets(this.axisOutStride), (o) =>
+      dataType.setElement(out, o, value),
+    );
   }
 
   write(chunk: Chunk, source: WriteSource, dataType: DataType): void {
@@ -146,7 +176,15 @@ class OrthogonalPart implements ChunkPart {
     const value = source.chunk;
     let k = 0;
     const valueStride = this.axisOutStride.map((s) => (s === 0 ? 0 : value.stride[k++]));
-    copyByOffsets(value.data, 0, this.outOffsets(valueStride), chunk.data, 0, target, dataType.lanes);
+    copyByOffsets(
+      value.data,
+      0,
+      this.outOffsets(valueStride),
+      chunk.data,
+      0,
+      target,
+      dataType.lanes,
+    );
   }
 
   covers(chunkShape: readonly number[], arrayShape: readonly number[]): boolean {

@@ -75,7 +75,10 @@ export function* chunkProjections(
 }
 
 /** The number of chunks a selection touches. */
-export function countChunkProjections(selection: readonly AxisSelection[], chunkShape: readonly number[]): number {
+export function countChunkProjections(
+  selection: readonly AxisSelection[],
+  chunkShape: readonly number[],
+): number {
   let n = 1;
   selection.forEach((s, axis) => {
     n *= projectAxis(s, chunkShape[axis]).length;

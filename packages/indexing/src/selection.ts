@@ -21,7 +21,10 @@ export type AxisSelection =
  * @throws BoundsError for an index outside its axis; SelectionError for too many items, two
  *   ellipses, a zero step or a non-integer index
  */
-export function normalizeSelection(selection: BasicSelection, shape: readonly number[]): AxisSelection[] {
+export function normalizeSelection(
+  selection: BasicSelection,
+  shape: readonly number[],
+): AxisSelection[] {
   const items = toItems(selection);
   const ellipses = items.filter((item) => item === "...").length;
   if (ellipses > 1) throw new SelectionError("A selection can have only one ellipsis ('...')");
@@ -50,7 +53,9 @@ function normalizeItem(item: SelectionItem, length: number, axis: number): AxisS
   if (item === null) return { kind: "slice", start: 0, step: 1, count: length };
   if (typeof item === "number") return { kind: "int", index: normalizeIndex(item, length, axis) };
   if (isSlice(item)) return { kind: "slice", ...resolveSlice(item, length, axis) };
-  throw new SelectionError(`Axis ${axis}: cannot select with ${JSON.stringify(item)}; use an integer, slice(), null or "..."`);
+  throw new SelectionError(
+    `Axis ${axis}: cannot select with ${JSON.stringify(item)}; use an integer, slice(), null or "..."`,
+  );
 }
 
 /**
@@ -58,7 +63,8 @@ function normalizeItem(item: SelectionItem, length: number, axis: number): AxisS
  * @throws BoundsError when it is outside `[-length, length)`
  */
 export function normalizeIndex(index: number, length: number, axis: number): number {
-  if (!Number.isInteger(index)) throw new SelectionError(`Axis ${axis}: index ${index} is not an integer`);
+  if (!Number.isInteger(index))
+    throw new SelectionError(`Axis ${axis}: index ${index} is not an integer`);
   const wrapped = index < 0 ? index + length : index;
   if (wrapped < 0 || wrapped >= length) {
     throw new BoundsError(`Index ${index} is out of bounds for axis ${axis} with size ${length}`);

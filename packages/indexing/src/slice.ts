@@ -20,7 +20,11 @@ export interface Slice {
  * await arr.get([slice(10, 20), slice(null, null, -1), 3]);
  * ```
  */
-export function slice(startOrStop?: number | null, stop?: number | null, step?: number | null): Slice {
+export function slice(
+  startOrStop?: number | null,
+  stop?: number | null,
+  step?: number | null,
+): Slice {
   if (stop === undefined && step === undefined) {
     return { kind: "slice", start: null, stop: startOrStop ?? null, step: null };
   }
@@ -37,7 +41,11 @@ export function isSlice(value: unknown): value is Slice {
  * the first index, the step and how many indices it selects.
  * @throws SelectionError for a zero or non-integer step, or non-integer bounds
  */
-export function resolveSlice(s: Slice, length: number, axis: number): { start: number; step: number; count: number } {
+export function resolveSlice(
+  s: Slice,
+  length: number,
+  axis: number,
+): { start: number; step: number; count: number } {
   const step = s.step ?? 1;
   if (!Number.isInteger(step) || step === 0) {
     throw new SelectionError(`Axis ${axis}: slice step must be a non-zero integer, got ${s.step}`);
@@ -47,7 +55,9 @@ export function resolveSlice(s: Slice, length: number, axis: number): { start: n
     ["stop", s.stop],
   ] as const) {
     if (value !== null && !Number.isInteger(value)) {
-      throw new SelectionError(`Axis ${axis}: slice ${name} must be an integer or null, got ${value}`);
+      throw new SelectionError(
+        `Axis ${axis}: slice ${name} must be an integer or null, got ${value}`,
+      );
     }
   }
   let start: number;
@@ -56,7 +66,10 @@ export function resolveSlice(s: Slice, length: number, axis: number): { start: n
     start = s.start === null ? 0 : clamp(s.start < 0 ? s.start + length : s.start, 0, length);
     stop = s.stop === null ? length : clamp(s.stop < 0 ? s.stop + length : s.stop, 0, length);
   } else {
-    start = s.start === null ? length - 1 : clamp(s.start < 0 ? s.start + length : s.start, -1, length - 1);
+    start =
+      s.start === null
+        ? length - 1
+        : clamp(s.start < 0 ? s.start + length : s.start, -1, length - 1);
     stop = s.stop === null ? -1 : clamp(s.stop < 0 ? s.stop + length : s.stop, -1, length - 1);
   }
   const span = step > 0 ? stop - start : start - stop;
@@ -71,7 +84,9 @@ function clamp(value: number, low: number, high: number): number {
 /** Formats a slice the way Python prints it in an index expression (`1:10:2`, `::-1`). */
 export function formatSlice(s: Slice): string {
   const part = (v: number | null) => (v === null ? "" : String(v));
-  return s.step === null ? `${part(s.start)}:${part(s.stop)}` : `${part(s.start)}:${part(s.stop)}:${s.step}`;
+  return s.step === null
+    ? `${part(s.start)}:${part(s.stop)}`
+    : `${part(s.start)}:${part(s.stop)}:${s.step}`;
 }
 
 /**
@@ -87,7 +102,8 @@ export function parseSelection(text: string): (number | Slice | null | "...")[] 
     if (item === "" || item === ":") return null;
     if (item.includes(":")) {
       const fields = item.split(":");
-      if (fields.length > 3) throw new SelectionError(`Cannot parse slice "${item}" (item ${axis})`);
+      if (fields.length > 3)
+        throw new SelectionError(`Cannot parse slice "${item}" (item ${axis})`);
       const [start, stop, step] = fields.map((f) => parseIntOrNull(f.trim(), item));
       return { kind: "slice", start: start ?? null, stop: stop ?? null, step: step ?? null };
     }
@@ -99,6 +115,7 @@ export function parseSelection(text: string): (number | Slice | null | "...")[] 
 
 function parseIntOrNull(text: string, item: string): number | null {
   if (text === "") return null;
-  if (!/^[+-]?\d+$/.test(text)) throw new SelectionError(`Cannot parse "${item}": "${text}" is not an integer`);
+  if (!/^[+-]?\d+$/.test(text))
+    throw new SelectionError(`Cannot parse "${item}": "${text}" is not an integer`);
   return Number(text);
 }

@@ -5,7 +5,13 @@ import type { DataType, Endian } from "./dtype/types.js";
 import { MetadataError, UnsupportedExtensionError } from "./errors.js";
 import { type NamedConfig, namedConfigToJson, parseNamedConfig } from "./extension.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
-import { requireField, requireObject, validateAttributes, validateDimensionNames, validateShape } from "./validate.js";
+import {
+  requireField,
+  requireObject,
+  validateAttributes,
+  validateDimensionNames,
+  validateShape,
+} from "./validate.js";
 
 /** Details only v2 arrays have, kept so v2 metadata can be written back faithfully. */
 export interface V2ArrayDetails {
@@ -92,12 +98,15 @@ export function collectExtraFields(doc: JsonObject, known: Set<string>, where: s
 
 function parseStorageTransformers(json: JsonValue | undefined, where: string): NamedConfig[] {
   if (json === undefined) return [];
-  if (!Array.isArray(json)) throw new MetadataError(`${where}: "storage_transformers" must be a list`);
+  if (!Array.isArray(json))
+    throw new MetadataError(`${where}: "storage_transformers" must be a list`);
   const kept: NamedConfig[] = [];
   for (const item of json) {
     const transformer = parseNamedConfig(item, `${where} storage transformer`);
     if (transformer.mustUnderstand) {
-      throw new UnsupportedExtensionError(`${where}: unknown storage transformer "${transformer.name}"`);
+      throw new UnsupportedExtensionError(
+        `${where}: unknown storage transformer "${transformer.name}"`,
+      );
     }
     kept.push(transformer);
   }
@@ -112,10 +121,14 @@ function parseStorageTransformers(json: JsonValue | undefined, where: string): N
 export function parseArrayMetadataV3(json: JsonValue, where = "zarr.json"): ArrayMetadata {
   const doc = requireObject(json, where);
   if (requireField(doc, "zarr_format", where) !== 3) {
-    throw new MetadataError(`${where}: "zarr_format" must be 3, got ${JSON.stringify(doc.zarr_format)}`);
+    throw new MetadataError(
+      `${where}: "zarr_format" must be 3, got ${JSON.stringify(doc.zarr_format)}`,
+    );
   }
   if (requireField(doc, "node_type", where) !== "array") {
-    throw new MetadataError(`${where}: "node_type" must be "array", got ${JSON.stringify(doc.node_type)}`);
+    throw new MetadataError(
+      `${where}: "node_type" must be "array", got ${JSON.stringify(doc.node_type)}`,
+    );
   }
   const shape = validateShape(requireField(doc, "shape", where), where);
   const dataType = resolveDataTypeV3(requireField(doc, "data_type", where), where);
@@ -157,7 +170,8 @@ export function parseArrayMetadataV3(json: JsonValue, where = "zarr.json"): Arra
 
 /** Prefixes an error's message with the document it came from. */
 export function withWhere(error: unknown, where: string): unknown {
-  if (error instanceof Error && !error.message.includes(where)) error.message = `${where}: ${error.message}`;
+  if (error instanceof Error && !error.message.includes(where))
+    error.message = `${where}: ${error.message}`;
   return error;
 }
 
@@ -175,6 +189,7 @@ export function arrayMetadataToV3Json(meta: ArrayMetadata): JsonObject {
     attributes: meta.attributes,
   };
   if (meta.dimensionNames) doc.dimension_names = [...meta.dimensionNames];
-  if (meta.storageTransformers.length > 0) doc.storage_transformers = meta.storageTransformers.map(namedConfigToJson);
+  if (meta.storageTransformers.length > 0)
+    doc.storage_transformers = meta.storageTransformers.map(namedConfigToJson);
   return { ...doc, ...meta.extraFields };
 }

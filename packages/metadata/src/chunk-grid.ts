@@ -32,11 +32,15 @@ export class RegularChunkGrid implements ChunkGrid {
  */
 export function validateChunkShape(chunkShape: unknown, ndim: number, where: string): number[] {
   if (!Array.isArray(chunkShape) || chunkShape.length !== ndim) {
-    throw new MetadataError(`${where}: the chunk shape must list ${ndim} extents, got ${JSON.stringify(chunkShape)}`);
+    throw new MetadataError(
+      `${where}: the chunk shape must list ${ndim} extents, got ${JSON.stringify(chunkShape)}`,
+    );
   }
   for (const extent of chunkShape) {
     if (typeof extent !== "number" || !Number.isSafeInteger(extent) || extent < 1) {
-      throw new MetadataError(`${where}: chunk extents must be positive integers, got ${JSON.stringify(chunkShape)}`);
+      throw new MetadataError(
+        `${where}: chunk extents must be positive integers, got ${JSON.stringify(chunkShape)}`,
+      );
     }
   }
   return chunkShape as number[];
@@ -49,7 +53,9 @@ const grids = new Map<string, ChunkGridFactory>([
   [
     "regular",
     (config, ndim, where) =>
-      new RegularChunkGrid(validateChunkShape(config.configuration.chunk_shape, ndim, `${where} chunk_grid`)),
+      new RegularChunkGrid(
+        validateChunkShape(config.configuration.chunk_shape, ndim, `${where} chunk_grid`),
+      ),
   ],
 ]);
 

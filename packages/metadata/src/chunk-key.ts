@@ -58,7 +58,9 @@ export class V2ChunkKeyEncoding implements ChunkKeyEncoding {
 function separatorOf(config: NamedConfig, fallback: "/" | "."): "/" | "." {
   const separator = config.configuration.separator ?? fallback;
   if (separator !== "/" && separator !== ".") {
-    throw new MetadataError(`chunk_key_encoding "${config.name}" has separator ${JSON.stringify(separator)}; expected "/" or "."`);
+    throw new MetadataError(
+      `chunk_key_encoding "${config.name}" has separator ${JSON.stringify(separator)}; expected "/" or "."`,
+    );
   }
   return separator;
 }

@@ -22,7 +22,9 @@ export interface NamedConfig {
 export function parseNamedConfig(json: JsonValue, where: string): NamedConfig {
   if (typeof json === "string") return { name: json, configuration: {}, mustUnderstand: true };
   if (!isJsonObject(json) || typeof json.name !== "string") {
-    throw new MetadataError(`${where} must be a name or an object with a string "name", got ${JSON.stringify(json)}`);
+    throw new MetadataError(
+      `${where} must be a name or an object with a string "name", got ${JSON.stringify(json)}`,
+    );
   }
   const configuration = json.configuration ?? {};
   if (!isJsonObject(configuration)) {

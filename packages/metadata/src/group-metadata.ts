@@ -15,7 +15,12 @@ export interface GroupMetadata {
   extraFields: JsonObject;
 }
 
-const V3_GROUP_FIELDS = new Set(["zarr_format", "node_type", "attributes", "consolidated_metadata"]);
+const V3_GROUP_FIELDS = new Set([
+  "zarr_format",
+  "node_type",
+  "attributes",
+  "consolidated_metadata",
+]);
 
 /**
  * Parses v3 group metadata (a group's `zarr.json`).
@@ -24,13 +29,21 @@ const V3_GROUP_FIELDS = new Set(["zarr_format", "node_type", "attributes", "cons
 export function parseGroupMetadataV3(json: JsonValue, where = "zarr.json"): GroupMetadata {
   const doc = requireObject(json, where);
   if (requireField(doc, "zarr_format", where) !== 3) {
-    throw new MetadataError(`${where}: "zarr_format" must be 3, got ${JSON.stringify(doc.zarr_format)}`);
+    throw new MetadataError(
+      `${where}: "zarr_format" must be 3, got ${JSON.stringify(doc.zarr_format)}`,
+    );
   }
   if (requireField(doc, "node_type", where) !== "group") {
-    throw new MetadataError(`${where}: "node_type" must be "group", got ${JSON.stringify(doc.node_type)}`);
+    throw new MetadataError(
+      `${where}: "node_type" must be "group", got ${JSON.stringify(doc.node_type)}`,
+    );
   }
   const consolidated = doc.consolidated_metadata;
-  if (consolidated !== undefined && consolidated !== null && (typeof consolidated !== "object" || Array.isArray(consolidated))) {
+  if (
+    consolidated !== undefined &&
+    consolidated !== null &&
+    (typeof consolidated !== "object" || Array.isArray(consolidated))
+  ) {
     throw new MetadataError(`${where}: "consolidated_metadata" must be an object or null`);
   }
   return {
@@ -45,10 +58,16 @@ export function parseGroupMetadataV3(json: JsonValue, where = "zarr.json"): Grou
  * Parses v2 group metadata: the `.zgroup` document and, if there is one, `.zattrs`.
  * @throws MetadataError naming the document and the field
  */
-export function parseGroupMetadataV2(zgroup: JsonValue, zattrs?: JsonValue, where = ".zgroup"): GroupMetadata {
+export function parseGroupMetadataV2(
+  zgroup: JsonValue,
+  zattrs?: JsonValue,
+  where = ".zgroup",
+): GroupMetadata {
   const doc = requireObject(zgroup, where);
   if (requireField(doc, "zarr_format", where) !== 2) {
-    throw new MetadataError(`${where}: "zarr_format" must be 2, got ${JSON.stringify(doc.zarr_format)}`);
+    throw new MetadataError(
+      `${where}: "zarr_format" must be 2, got ${JSON.stringify(doc.zarr_format)}`,
+    );
   }
   return {
     zarrFormat: 2,
@@ -60,7 +79,8 @@ export function parseGroupMetadataV2(zgroup: JsonValue, zattrs?: JsonValue, wher
 /** The v3 `zarr.json` document of group metadata. */
 export function groupMetadataToV3Json(meta: GroupMetadata): JsonObject {
   const doc: JsonObject = { zarr_format: 3, node_type: "group", attributes: meta.attributes };
-  if (meta.consolidatedMetadata !== undefined) doc.consolidated_metadata = meta.consolidatedMetadata;
+  if (meta.consolidatedMetadata !== undefined)
+    doc.consolidated_metadata = meta.consolidatedMetadata;
   return { ...doc, ...meta.extraFields };
 }
 
@@ -85,8 +105,15 @@ export const METADATA_KEYS = {
  */
 export function validateNodeName(name: string): string {
   if (name === "") throw new MetadataError("A node name must not be empty");
-  if (name.includes("/")) throw new MetadataError(`Invalid node name ${JSON.stringify(name)}: it must not contain '/'`);
-  if (/^\.+$/.test(name)) throw new MetadataError(`Invalid node name ${JSON.stringify(name)}: it must not consist only of dots`);
-  if (name.startsWith("__")) throw new MetadataError(`Invalid node name ${JSON.stringify(name)}: names starting with '__' are reserved`);
+  if (name.includes("/"))
+    throw new MetadataError(`Invalid node name ${JSON.stringify(name)}: it must not contain '/'`);
+  if (/^\.+$/.test(name))
+    throw new MetadataError(
+      `Invalid node name ${JSON.stringify(name)}: it must not consist only of dots`,
+    );
+  if (name.startsWith("__"))
+    throw new MetadataError(
+      `Invalid node name ${JSON.stringify(name)}: names starting with '__' are reserved`,
+    );
   return name;
 }

@@ -53,7 +53,9 @@ class JsonParser {
     const before = this.text.slice(0, this.pos);
     const line = before.split("\n").length;
     const column = this.pos - before.lastIndexOf("\n");
-    throw new MetadataError(`Malformed JSON in ${this.where} at line ${line}, column ${column}: ${message}`);
+    throw new MetadataError(
+      `Malformed JSON in ${this.where} at line ${line}, column ${column}: ${message}`,
+    );
   }
 
   private skipSpace(): void {
@@ -105,7 +107,12 @@ class JsonParser {
       this.skipSpace();
       if (this.text[this.pos] !== ":") this.fail("expected ':'");
       this.pos++;
-      Object.defineProperty(out, key, { value: this.parseValue(), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: this.parseValue(),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       this.skipSpace();
       const c = this.text[this.pos++];
       if (c === "}") return out;
@@ -159,7 +166,9 @@ class JsonParser {
   }
 
   private parseNumber(): number | bigint {
-    const match = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 400));
+    const match = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(
+      this.text.slice(this.pos, this.pos + 400),
+    );
     if (match === null) {
       if (this.text.startsWith("-Infinity", this.pos)) {
         this.pos += 9;
@@ -205,7 +214,9 @@ function write(value: unknown, indent: number, pad: string): string {
   if (typeof value === "object") {
     const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return "{}";
-    const items = entries.map(([k, v]) => `${inner}${asciiJsonString(k)}${sep}${write(v, indent, inner)}`);
+    const items = entries.map(
+      ([k, v]) => `${inner}${asciiJsonString(k)}${sep}${write(v, indent, inner)}`,
+    );
     return `{${nl}${items.join(`,${nl}`)}${nl}${pad}}`;
   }
   throw new TypeError(`Cannot serialise a ${typeof value} as JSON`);
@@ -216,7 +227,10 @@ function write(value: unknown, indent: number, pad: string): string {
  * module writes by default: zarr-python 2 reads metadata as ASCII and fails on raw UTF-8.
  */
 function asciiJsonString(text: string): string {
-  return JSON.stringify(text).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(text).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** Encodes a JSON value as UTF-8 bytes (see {@link stringifyJson}). */

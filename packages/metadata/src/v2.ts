@@ -14,7 +14,9 @@ export const NUMCODECS_PREFIX = "numcodecs.";
 
 function parseCodecConfig(json: JsonValue, where: string): JsonObject {
   if (!isJsonObject(json) || typeof json.id !== "string") {
-    throw new MetadataError(`${where} must be an object with a string "id", got ${JSON.stringify(json)}`);
+    throw new MetadataError(
+      `${where} must be an object with a string "id", got ${JSON.stringify(json)}`,
+    );
   }
   return json;
 }
@@ -86,25 +88,39 @@ export const BYTES_LEVEL_NUMCODECS: ReadonlySet<string> = new Set([
  * `.zattrs` document.
  * @throws MetadataError (or a subclass) naming the document and the field
  */
-export function parseArrayMetadataV2(zarray: JsonValue, zattrs?: JsonValue, where = ".zarray"): ArrayMetadata {
+export function parseArrayMetadataV2(
+  zarray: JsonValue,
+  zattrs?: JsonValue,
+  where = ".zarray",
+): ArrayMetadata {
   const doc = requireObject(zarray, where);
   if (requireField(doc, "zarr_format", where) !== 2) {
-    throw new MetadataError(`${where}: "zarr_format" must be 2, got ${JSON.stringify(doc.zarr_format)}`);
+    throw new MetadataError(
+      `${where}: "zarr_format" must be 2, got ${JSON.stringify(doc.zarr_format)}`,
+    );
   }
   const shape = validateShape(requireField(doc, "shape", where), where);
   const chunks = validateChunkShape(requireField(doc, "chunks", where), shape.length, where);
   const dtype = requireField(doc, "dtype", where);
   const { dataType, endian } = resolveDataTypeV2(dtype, where);
   const order = doc.order ?? "C";
-  if (order !== "C" && order !== "F") throw new MetadataError(`${where}: "order" must be "C" or "F", got ${JSON.stringify(order)}`);
+  if (order !== "C" && order !== "F")
+    throw new MetadataError(`${where}: "order" must be "C" or "F", got ${JSON.stringify(order)}`);
   const compressorJson = requireField(doc, "compressor", where);
-  const compressor = compressorJson === null ? null : parseCodecConfig(compressorJson, `${where} compressor`);
+  const compressor =
+    compressorJson === null ? null : parseCodecConfig(compressorJson, `${where} compressor`);
   const filtersJson = doc.filters ?? null;
-  if (filtersJson !== null && !Array.isArray(filtersJson)) throw new MetadataError(`${where}: "filters" must be a list or null`);
-  const filters = filtersJson === null ? null : filtersJson.map((f, i) => parseCodecConfig(f, `${where} filters[${i}]`));
+  if (filtersJson !== null && !Array.isArray(filtersJson))
+    throw new MetadataError(`${where}: "filters" must be a list or null`);
+  const filters =
+    filtersJson === null
+      ? null
+      : filtersJson.map((f, i) => parseCodecConfig(f, `${where} filters[${i}]`));
   const separator = doc.dimension_separator;
   if (separator !== undefined && separator !== "/" && separator !== ".") {
-    throw new MetadataError(`${where}: "dimension_separator" must be "." or "/", got ${JSON.stringify(separator)}`);
+    throw new MetadataError(
+      `${where}: "dimension_separator" must be "." or "/", got ${JSON.stringify(separator)}`,
+    );
   }
   const fillValueJson = requireField(doc, "fill_value", where);
   let fillValue: unknown;
@@ -113,7 +129,14 @@ export function parseArrayMetadataV2(zarray: JsonValue, zattrs?: JsonValue, wher
   } catch (error) {
     throw withWhere(error, where);
   }
-  const v2: V2ArrayDetails = { order, endian, filters, compressor, dtype, dimensionSeparator: separator };
+  const v2: V2ArrayDetails = {
+    order,
+    endian,
+    filters,
+    compressor,
+    dtype,
+    dimensionSeparator: separator,
+  };
   return {
     zarrFormat: 2,
     shape,
@@ -134,7 +157,8 @@ export function parseArrayMetadataV2(zarray: JsonValue, zattrs?: JsonValue, wher
 /** The v2 `.zarray` document of array metadata (attributes go to `.zattrs` separately). */
 export function arrayMetadataToV2Json(meta: ArrayMetadata): JsonObject {
   const v2 = meta.v2;
-  if (!v2) throw new MetadataError("These array metadata are v3; convert them with convertToV2() first");
+  if (!v2)
+    throw new MetadataError("These array metadata are v3; convert them with convertToV2() first");
   const doc: JsonObject = {
     chunks: [...meta.chunkGrid.chunkShape],
     compressor: v2.compressor,
@@ -177,7 +201,8 @@ const V3_TO_NUMCODECS: Record<string, (config: JsonObject) => JsonObject> = {
 };
 
 function toNumcodecs(codec: NamedConfig): JsonObject | undefined {
-  if (codec.name.startsWith(NUMCODECS_PREFIX)) return { id: codec.name.slice(NUMCODECS_PREFIX.length), ...codec.configuration };
+  if (codec.name.startsWith(NUMCODECS_PREFIX))
+    return { id: codec.name.slice(NUMCODECS_PREFIX.length), ...codec.configuration };
   return V3_TO_NUMCODECS[codec.name]?.(codec.configuration);
 }
 
@@ -222,7 +247,9 @@ export function codecsToV2Layout(codecs: readonly NamedConfig[], ndim: number): 
     const reversed = Array.isArray(order) && order.every((axis, k) => axis === ndim - 1 - k);
     const identity = Array.isArray(order) && order.every((axis, k) => axis === k);
     if (!reversed && !identity) {
-      throw new MetadataError(`Zarr v2 cannot express transpose order ${JSON.stringify(order)}; only C or F order`);
+      throw new MetadataError(
+        `Zarr v2 cannot express transpose order ${JSON.stringify(order)}; only C or F order`,
+      );
     }
     if (reversed && ndim > 1) layout.order = "F";
     i++;
@@ -231,7 +258,8 @@ export function codecsToV2Layout(codecs: readonly NamedConfig[], ndim: number): 
   // last one becomes the compressor.
   const serializerAt = codecs.findIndex(isSerializer);
   const bytesAt = codecs[serializerAt]?.name === "bytes" ? serializerAt : -1;
-  if (bytesAt !== -1) layout.endian = codecs[bytesAt].configuration.endian === "big" ? "big" : "little";
+  if (bytesAt !== -1)
+    layout.endian = codecs[bytesAt].configuration.endian === "big" ? "big" : "little";
   const rest = codecs.slice(i).filter((_, k) => k + i !== bytesAt);
   const lastIsCompressor = serializerAt !== -1 && serializerAt < codecs.length - 1;
   const compressorEntry = lastIsCompressor ? rest.pop() : undefined;
@@ -242,7 +270,8 @@ export function codecsToV2Layout(codecs: readonly NamedConfig[], ndim: number): 
   }
   if (compressorEntry) {
     const compressor = toNumcodecs(compressorEntry);
-    if (!compressor) throw new MetadataError(`Zarr v2 has no compressor for the codec "${compressorEntry.name}"`);
+    if (!compressor)
+      throw new MetadataError(`Zarr v2 has no compressor for the codec "${compressorEntry.name}"`);
     layout.compressor = compressor;
   }
   layout.filters = filters.length > 0 ? filters : null;

@@ -1,12 +1,10 @@
 import { ByteLruCache } from "./byte-lru.js";
 import { throwIfAborted } from "./errors.js";
-import { forwardListing, forwardSize, forwardWrites } from "./forward.js";
+import { forwardListing, forwardSize } from "./forward.js";
 import { validateKey, validatePrefix } from "./keys.js";
 import { type ByteRange, sliceRange, validateRange } from "./range.js";
 import {
-  type DirListing,
   type GetOptions,
-  isListable,
   isWritable,
   type Listable,
   type Readable,

@@ -2,15 +2,7 @@ import { throwIfAborted } from "./errors.js";
 import { forwardListing, forwardSize, forwardWrites } from "./forward.js";
 import { validateKey } from "./keys.js";
 import { type ByteRange, validateRange } from "./range.js";
-import {
-  type DirListing,
-  type GetOptions,
-  isListable,
-  isWritable,
-  type Listable,
-  type Readable,
-  type Writable,
-} from "./store.js";
+import type { GetOptions, Listable, Readable, Writable } from "./store.js";
 
 /** Options of a {@link CoalescingStore}. */
 export interface CoalescingStoreOptions {

@@ -80,7 +80,11 @@ class NormalisingStore extends MapStore {
   override has(key: string, options?: { signal?: AbortSignal }) {
     return super.has(lax(key), options);
   }
-  override getRanges(key: string, ranges: readonly ByteRange[], options?: { signal?: AbortSignal }) {
+  override getRanges(
+    key: string,
+    ranges: readonly ByteRange[],
+    options?: { signal?: AbortSignal },
+  ) {
     return super.getRanges(lax(key), ranges, options);
   }
   override set(key: string, value: Uint8Array, options?: SetOptions) {

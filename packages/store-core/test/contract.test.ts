@@ -53,8 +53,7 @@ describeStoreContract(
 describeStoreContract(
   "LoggingStore over MapStore",
   (entries) => new LoggingStore(new MapStore(new Map(entries))),
-  {
-  },
+  {},
 );
 
 /** The least a store can be: `get` alone (the suite then skips writes and listings). */

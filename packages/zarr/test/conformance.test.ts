@@ -12,8 +12,11 @@ const suite = "fixture conformance (library)";
  */
 function expectedValues(entry: ExpectedArray): unknown[] {
   if (entry.label.endsWith("/nested_legacy")) {
-    const zarr2 = Object.entries(entry.otherReadings).find(([reader]) => reader.startsWith("zarr2"));
-    if (!zarr2) throw new Error("nested_legacy: zarr-python 2's reading is missing from the fixtures");
+    const zarr2 = Object.entries(entry.otherReadings).find(([reader]) =>
+      reader.startsWith("zarr2"),
+    );
+    if (!zarr2)
+      throw new Error("nested_legacy: zarr-python 2's reading is missing from the fixtures");
     return zarr2[1];
   }
   return entry.values;
@@ -23,7 +26,8 @@ function expectedValues(entry: ExpectedArray): unknown[] {
  * {"base64": ...} (DESIGN.md section 3). Converts ours to theirs for the comparison.
  */
 function toFixtureEncoding(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || !("base64" in value)) return value;
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !("base64" in value))
+    return value;
   const bytes = Buffer.from((value as { base64: string }).base64, "base64");
   let end = bytes.length;
   while (end > 0 && bytes[end - 1] === 0) end--;
@@ -38,7 +42,8 @@ describe.skipIf(entries.length === 0)(suite, () => {
   let checked = 0;
   afterAll(() => {
     const reasons = new Map<string, number>();
-    for (const e of excluded) reasons.set(deferredReason(e)!, (reasons.get(deferredReason(e)!) ?? 0) + 1);
+    for (const e of excluded)
+      reasons.set(deferredReason(e)!, (reasons.get(deferredReason(e)!) ?? 0) + 1);
     console.log(
       `[${suite}] checked ${checked} arrays against the values zarr-python read; excluded ${excluded.length}: ` +
         [...reasons].map(([reason, n]) => `${n} (${reason})`).join(", "),
@@ -46,7 +51,9 @@ describe.skipIf(entries.length === 0)(suite, () => {
   });
 
   it.each(included.map((e) => [e.label, e] as const))("%s", async (_label, entry) => {
-    const array = await openArray(new FsStore(entry.storeRoot, { readOnly: true }), { path: entry.path });
+    const array = await openArray(new FsStore(entry.storeRoot, { readOnly: true }), {
+      path: entry.path,
+    });
     const result = await array.get();
     expect(result.shape).toEqual(entry.shape);
     const values = Array.from({ length: result.shape.reduce((a, b) => a * b, 1) }, (_, i) =>

@@ -28,7 +28,20 @@ for path in request["paths"]:
                       "values": [encode(v) for v in a.ravel(order="C").tolist()]}))
 `;
 
-const DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32", "float64"];
+const DTYPES = [
+  "bool",
+  "int8",
+  "uint8",
+  "int16",
+  "uint16",
+  "int32",
+  "uint32",
+  "int64",
+  "uint64",
+  "float16",
+  "float32",
+  "float64",
+];
 const FLOATS = ["float16", "float32", "float64"];
 
 type Case = { label: string; dtypes: string[]; options: Partial<ArrayOptions> };
@@ -47,23 +60,72 @@ const CASES: Case[] = [
     })),
   ),
   { label: "F order", dtypes: DTYPES, options: { compressor: null, order: "F" } },
-  { label: "big endian", dtypes: DTYPES, options: { compressor: { id: "zlib", level: 1 }, dtypePrefix: ">" } as never },
-  { label: "nested keys", dtypes: ["int32"], options: { compressor: null, dimensionSeparator: "/" } },
-  { label: "delta", dtypes: ["int16", "int32", "uint8", "int64", "float64"], options: { compressor: { id: "zlib", level: 1 }, filters: [{ id: "delta", dtype: "@" }] } },
-  { label: "shuffle filter", dtypes: ["int16", "float64"], options: { compressor: { id: "zlib", level: 1 }, filters: [{ id: "shuffle", elementsize: 0 }] } },
-  { label: "fixedscaleoffset", dtypes: ["float64"], options: { compressor: null, filters: [{ id: "fixedscaleoffset", offset: 1000, scale: 10, dtype: "<f8", astype: "<i4" }] } },
-  { label: "quantize", dtypes: ["float32", "float64"], options: { compressor: null, filters: [{ id: "quantize", digits: 2, dtype: "@" }] } },
-  { label: "astype", dtypes: ["float64"], options: { compressor: null, filters: [{ id: "astype", encode_dtype: "<f4", decode_dtype: "<f8" }] } },
-  { label: "packbits", dtypes: ["bool"], options: { compressor: null, filters: [{ id: "packbits" }] } },
+  {
+    label: "big endian",
+    dtypes: DTYPES,
+    options: { compressor: { id: "zlib", level: 1 }, dtypePrefix: ">" } as never,
+  },
+  {
+    label: "nested keys",
+    dtypes: ["int32"],
+    options: { compressor: null, dimensionSeparator: "/" },
+  },
+  {
+    label: "delta",
+    dtypes: ["int16", "int32", "uint8", "int64", "float64"],
+    options: { compressor: { id: "zlib", level: 1 }, filters: [{ id: "delta", dtype: "@" }] },
+  },
+  {
+    label: "shuffle filter",
+    dtypes: ["int16", "float64"],
+    options: { compressor: { id: "zlib", level: 1 }, filters: [{ id: "shuffle", elementsize: 0 }] },
+  },
+  {
+    label: "fixedscaleoffset",
+    dtypes: ["float64"],
+    options: {
+      compressor: null,
+      filters: [{ id: "fixedscaleoffset", offset: 1000, scale: 10, dtype: "<f8", astype: "<i4" }],
+    },
+  },
+  {
+    label: "quantize",
+    dtypes: ["float32", "float64"],
+    options: { compressor: null, filters: [{ id: "quantize", digits: 2, dtype: "@" }] },
+  },
+  {
+    label: "astype",
+    dtypes: ["float64"],
+    options: {
+      compressor: null,
+      filters: [{ id: "astype", encode_dtype: "<f4", decode_dtype: "<f8" }],
+    },
+  },
+  {
+    label: "packbits",
+    dtypes: ["bool"],
+    options: { compressor: null, filters: [{ id: "packbits" }] },
+  },
 ];
 
 const TYPESTR: Record<string, string> = {
-  bool: "|b1", int8: "|i1", uint8: "|u1", int16: "<i2", uint16: "<u2", int32: "<i4", uint32: "<u4",
-  int64: "<i8", uint64: "<u8", float16: "<f2", float32: "<f4", float64: "<f8",
+  bool: "|b1",
+  int8: "|i1",
+  uint8: "|u1",
+  int16: "<i2",
+  uint16: "<u2",
+  int32: "<i4",
+  uint32: "<u4",
+  int64: "<i8",
+  uint64: "<u8",
+  float16: "<f2",
+  float32: "<f4",
+  float64: "<f8",
 };
 
 function encode(value: unknown): unknown {
-  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (typeof value === "bigint")
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (typeof value === "number") {
     if (Number.isNaN(value)) return "NaN";
     if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
@@ -71,8 +133,13 @@ function encode(value: unknown): unknown {
   return value;
 }
 
-function resolveFilters(filters: CodecSpec[] | undefined, typestr: string): CodecSpec[] | undefined {
-  return filters?.map((f) => (typeof f === "object" && "dtype" in f && f.dtype === "@" ? { ...f, dtype: typestr } : f));
+function resolveFilters(
+  filters: CodecSpec[] | undefined,
+  typestr: string,
+): CodecSpec[] | undefined {
+  return filters?.map((f) =>
+    typeof f === "object" && "dtype" in f && f.dtype === "@" ? { ...f, dtype: typestr } : f,
+  );
 }
 
 describe.skipIf(!havePython(suite))(suite, () => {
@@ -85,9 +152,14 @@ describe.skipIf(!havePython(suite))(suite, () => {
     for (const testCase of CASES) {
       for (const dtype of testCase.dtypes) {
         const prefix = (testCase.options as { dtypePrefix?: string }).dtypePrefix;
-        const typestr = prefix && !TYPESTR[dtype].startsWith("|") ? `>${TYPESTR[dtype].slice(1)}` : TYPESTR[dtype];
+        const typestr =
+          prefix && !TYPESTR[dtype].startsWith("|")
+            ? `>${TYPESTR[dtype].slice(1)}`
+            : TYPESTR[dtype];
         const path = `${testCase.label.replaceAll(" ", "_")}/${dtype}`;
-        const { dtypePrefix: _unused, ...options } = testCase.options as Partial<ArrayOptions> & { dtypePrefix?: string };
+        const { dtypePrefix: _unused, ...options } = testCase.options as Partial<ArrayOptions> & {
+          dtypePrefix?: string;
+        };
         const shape = [7, 5];
         const array = await createArray(store, {
           ...options,
@@ -104,11 +176,15 @@ describe.skipIf(!havePython(suite))(suite, () => {
         // zarr-python reads (the encoded bytes are the same).
         await array.set([null, null], { data: fromValues(array, values), shape });
         const ours = await array.get();
-        const expected = Array.from({ length: 35 }, (_, i) => encode(array.dataType.getElement(ours.data, i)));
+        const expected = Array.from({ length: 35 }, (_, i) =>
+          encode(array.dataType.getElement(ours.data, i)),
+        );
         written.set(path, { array, expected });
       }
     }
-    const lines = runPython(READER, JSON.stringify({ root: dir, paths: [...written.keys()] })).trim().split("\n");
+    const lines = runPython(READER, JSON.stringify({ root: dir, paths: [...written.keys()] }))
+      .trim()
+      .split("\n");
     expect(lines).toHaveLength(written.size);
     for (const line of lines) {
       const result = JSON.parse(line);
@@ -117,7 +193,9 @@ describe.skipIf(!havePython(suite))(suite, () => {
       expect(result.dtype, result.path).toBe(array.metadata.v2?.dtype);
       expect(result.values, result.path).toEqual(expected);
     }
-    console.log(`[${suite}] zarr-python 2 read ${lines.length} arrays we wrote, with the same values`);
+    console.log(
+      `[${suite}] zarr-python 2 read ${lines.length} arrays we wrote, with the same values`,
+    );
   });
 
   it("reads lossless cases exactly as written", async () => {
@@ -126,7 +204,9 @@ describe.skipIf(!havePython(suite))(suite, () => {
       // Lossy: quantize, astype to a narrower type, fixed-point; delta over NaN and infinities.
       if (/^(quantize|astype|fixedscaleoffset)/.test(path) || path === "delta/float64") continue;
       const dtype = path.split("/").pop()!;
-      const samples = sampleValues(dtype, 35).map((v) => (typeof v === "boolean" ? v : encode(roundTo(dtype, v as number | bigint))));
+      const samples = sampleValues(dtype, 35).map((v) =>
+        typeof v === "boolean" ? v : encode(roundTo(dtype, v as number | bigint)),
+      );
       expect(expected, path).toEqual(samples);
     }
   });
@@ -134,7 +214,7 @@ describe.skipIf(!havePython(suite))(suite, () => {
 
 function fromValues(array: ZarrArray, values: (number | bigint | boolean)[]) {
   const data = array.dataType.create(values.length);
-  values.forEach((v, i) => array.dataType.setElement(data, i, v));
+  for (const [i, v] of values.entries()) array.dataType.setElement(data, i, v);
   return data;
 }
 

@@ -1,5 +1,5 @@
 import { startTestHttpServer, tempDir } from "@z/test-utils";
-import { createArray, FsStore, HttpStore, openArray, ShardingCodec, slice } from "@z/zarr";
+import { createArray, FsStore, HttpStore, openArray, type ShardingCodec, slice } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 describe("sharded reads over HTTP fetch only what they need", () => {
@@ -30,10 +30,15 @@ describe("sharded reads over HTTP fetch only what they need", () => {
     const codec = arr.io.pipeline.arrayToBytes.codec as ShardingCodec;
     server.reset();
     const got = await arr.get([slice(16, 32), slice(32, 48)]);
-    expect(Array.from(got.data)).toEqual(Array.from({ length: 256 }, (_, k) => data[(16 + Math.floor(k / 16)) * 64 + 32 + (k % 16)]));
+    expect(Array.from(got.data)).toEqual(
+      Array.from({ length: 256 }, (_, k) => data[(16 + Math.floor(k / 16)) * 64 + 32 + (k % 16)]),
+    );
     const requests = server.requests.filter((r) => r.path === "volume/c/0/0");
     expect(server.requests).toHaveLength(2);
-    expect(requests.map((r) => r.range)).toEqual([`bytes=-${codec.indexSize}`, expect.stringMatching(/^bytes=\d+-\d+$/)]);
+    expect(requests.map((r) => r.range)).toEqual([
+      `bytes=-${codec.indexSize}`,
+      expect.stringMatching(/^bytes=\d+-\d+$/),
+    ]);
     // The inner chunk's bytes according to the index: what the second request must have carried.
     const shard = await new FsStore(dir).get("volume/c/0/0");
     const index = await codec.decodeIndex(shard!.subarray(shard!.length - codec.indexSize));
@@ -50,7 +55,9 @@ describe("sharded reads over HTTP fetch only what they need", () => {
     const got = await arr.get();
     expect(Array.from(got.data)).toEqual(Array.from(data));
     expect(server.requests.length).toBeLessThanOrEqual(2);
-    console.log(`[sharding over HTTP] whole shard: ${server.requests.length} requests, ${server.bytesSent} bytes`);
+    console.log(
+      `[sharding over HTTP] whole shard: ${server.requests.length} requests, ${server.bytesSent} bytes`,
+    );
   });
 
   it("a cached index: the next inner chunk costs one request", async () => {

@@ -121,13 +121,29 @@ describe("v3 string arrays", () => {
   });
 
   it("default to vlen-utf8 / vlen-bytes, and say which codec to use when given the fixed-size bytes codec", async () => {
-    const arr = await createArray(new Map(), { shape: [2], chunks: [2], dtype: "string", fillValue: "" });
+    const arr = await createArray(new Map(), {
+      shape: [2],
+      chunks: [2],
+      dtype: "string",
+      fillValue: "",
+    });
     expect(arr.metadata.codecs[0].name).toBe("vlen-utf8");
     await arr.set(null, ["a", "b"]);
     expect((await arr.get()).data).toEqual(["a", "b"]);
-    const bytes = await createArray(new Map(), { shape: [1], chunks: [1], dtype: "bytes", compressors: null });
+    const bytes = await createArray(new Map(), {
+      shape: [1],
+      chunks: [1],
+      dtype: "bytes",
+      compressors: null,
+    });
     expect(bytes.metadata.codecs.map((c) => c.name)).toEqual(["vlen-bytes"]);
-    const wrong = await createArray(new Map(), { shape: [2], chunks: [2], dtype: "string", fillValue: "", serializer: "bytes" });
+    const wrong = await createArray(new Map(), {
+      shape: [2],
+      chunks: [2],
+      dtype: "string",
+      fillValue: "",
+      serializer: "bytes",
+    });
     await expect(wrong.set(null, ["a", "b"])).rejects.toThrow(/serializer: "vlen-utf8"/);
   });
 });

@@ -52,7 +52,8 @@ export function expectedArrays(): ExpectedArray[] {
     const base = fixturePath("expected", root.expected);
     const files = walk(base, []).filter((f) => /_expected.*\.json$/.test(f));
     const byDir = new Map<string, string[]>();
-    for (const file of files) byDir.set(path.dirname(file), [...(byDir.get(path.dirname(file)) ?? []), file]);
+    for (const file of files)
+      byDir.set(path.dirname(file), [...(byDir.get(path.dirname(file)) ?? []), file]);
     for (const [dir, candidates] of [...byDir].sort()) {
       const chosen = candidates.find((f) => f.includes("zarr-3")) ?? candidates[0];
       const doc = JSON.parse(readFileSync(chosen, "utf8"));

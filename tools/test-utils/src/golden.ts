@@ -24,10 +24,14 @@ export function goldenCases(codecFolder: string): GoldenCase[] {
   const base = fixturePath("numcodecs", "fixture", codecFolder);
   if (!existsSync(base)) return [];
   const cases: GoldenCase[] = [];
-  for (const codecDir of readdirSync(base).filter((d) => d.startsWith("codec.")).sort()) {
+  for (const codecDir of readdirSync(base)
+    .filter((d) => d.startsWith("codec."))
+    .sort()) {
     const dir = path.join(base, codecDir);
     const config = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8"));
-    for (const file of readdirSync(dir).filter((f) => /^encoded\.\d+\.dat$/.test(f)).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => /^encoded\.\d+\.dat$/.test(f))
+      .sort()) {
       const n = file.split(".")[1];
       const arrayFile = path.join(base, `array.${n}.npy`);
       if (!existsSync(arrayFile)) continue;

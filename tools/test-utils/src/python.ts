@@ -15,17 +15,25 @@ export function havePython(suite: string, modules: string[] = ["zarr", "numcodec
   if (!checked.has(key)) {
     const ok =
       existsSync(SYSTEM_PYTHON) &&
-      spawnSync(SYSTEM_PYTHON, ["-c", modules.map((m) => `import ${m}`).join("; ")], { stdio: "ignore" }).status === 0;
+      spawnSync(SYSTEM_PYTHON, ["-c", modules.map((m) => `import ${m}`).join("; ")], {
+        stdio: "ignore",
+      }).status === 0;
     checked.set(key, ok);
   }
   const ok = checked.get(key)!;
   if (!ok) {
-    console.warn(`[${suite}] SKIPPED: ${SYSTEM_PYTHON} cannot import ${modules.join(", ")} (apt-get install python3-zarr)`);
+    console.warn(
+      `[${suite}] SKIPPED: ${SYSTEM_PYTHON} cannot import ${modules.join(", ")} (apt-get install python3-zarr)`,
+    );
   }
   return ok;
 }
 
 /** Runs a Python script with `/usr/bin/python3`, passing `input` on stdin; returns stdout. */
 export function runPython(script: string, input = ""): string {
-  return execFileSync(SYSTEM_PYTHON, ["-c", script], { input, encoding: "utf8", maxBuffer: 1 << 28 });
+  return execFileSync(SYSTEM_PYTHON, ["-c", script], {
+    input,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
 }

@@ -40,11 +40,27 @@ export function sampleValues(dtype: string, n: number): (number | bigint | boole
         out.push(i === 0 ? 2n ** 64n - 1n : BigInt(r) * 8589934592n);
         break;
       case "float16":
-        out.push(i === 0 ? Number.NaN : i === 1 ? -65504 : i === 2 ? Number.POSITIVE_INFINITY : ((r % 2000) - 1000) / 8);
+        out.push(
+          i === 0
+            ? Number.NaN
+            : i === 1
+              ? -65504
+              : i === 2
+                ? Number.POSITIVE_INFINITY
+                : ((r % 2000) - 1000) / 8,
+        );
         break;
       case "float32":
       case "float64":
-        out.push(i === 0 ? Number.NaN : i === 1 ? Number.NEGATIVE_INFINITY : i === 2 ? -0 : (r - 1e9) / 1024);
+        out.push(
+          i === 0
+            ? Number.NaN
+            : i === 1
+              ? Number.NEGATIVE_INFINITY
+              : i === 2
+                ? -0
+                : (r - 1e9) / 1024,
+        );
         break;
       default:
         throw new Error(`No sample values for ${dtype}`);

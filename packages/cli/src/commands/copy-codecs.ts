@@ -20,7 +20,15 @@ function compressorEntries(choice: CompressorChoice, itemSize: number): NamedCon
     case "zstd":
       return [entry("zstd", { level: 0, checksum: false })];
     case "blosc":
-      return [entry("blosc", { cname: "lz4", clevel: 5, shuffle: itemSize > 1 ? "shuffle" : "bitshuffle", typesize: Math.max(1, itemSize), blocksize: 0 })];
+      return [
+        entry("blosc", {
+          cname: "lz4",
+          clevel: 5,
+          shuffle: itemSize > 1 ? "shuffle" : "bitshuffle",
+          typesize: Math.max(1, itemSize),
+          blocksize: 0,
+        }),
+      ];
   }
 }
 
@@ -58,16 +66,25 @@ function toV3Native(codec: NamedConfig, itemSize: number): NamedConfig {
  * their v3 equivalents when writing v3), or, with `--compressor`, the source's array-level
  * codecs and serializer followed by the chosen compressor.
  */
-export function copyCodecs(source: ZarrArray, zarrFormat: 2 | 3, compressor: CompressorChoice | undefined): NamedConfig[] {
+export function copyCodecs(
+  source: ZarrArray,
+  zarrFormat: 2 | 3,
+  compressor: CompressorChoice | undefined,
+): NamedConfig[] {
   const itemSize = source.dataType.itemSize;
   const pipeline = source.io.pipeline;
   let codecs: NamedConfig[] = source.metadata.codecs;
   if (compressor !== undefined) {
-    const kept = [...pipeline.arrayToArray.map((stage) => stage.codec), pipeline.arrayToBytes.codec];
+    const kept = [
+      ...pipeline.arrayToArray.map((stage) => stage.codec),
+      pipeline.arrayToBytes.codec,
+    ];
     codecs = [...kept.map((codec) => codec.toJson()), ...compressorEntries(compressor, itemSize)];
   }
   if (zarrFormat === 2 && codecs.some((c) => c.name === "sharding_indexed")) {
-    throw new UsageError("The source array is sharded; Zarr v2 has no sharding. Copy it with --format 3.");
+    throw new UsageError(
+      "The source array is sharded; Zarr v2 has no sharding. Copy it with --format 3.",
+    );
   }
   return zarrFormat === 3 ? codecs.map((c) => toV3Native(c, itemSize)) : codecs;
 }

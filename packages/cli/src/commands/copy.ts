@@ -34,10 +34,14 @@ export interface CopyOptions {
 /** xarray's v2 convention for dimension names, which v3 holds in `dimension_names`. */
 const XARRAY_DIMS = "_ARRAY_DIMENSIONS";
 
-function dimensionsFor(source: ZarrArray, format: 2 | 3): { attributes: JsonObject; dimensionNames?: (string | null)[] } {
+function dimensionsFor(
+  source: ZarrArray,
+  format: 2 | 3,
+): { attributes: JsonObject; dimensionNames?: (string | null)[] } {
   const attributes = source.attrs;
   if (format === 2) {
-    if (source.dimensionNames && !(XARRAY_DIMS in attributes)) attributes[XARRAY_DIMS] = source.dimensionNames;
+    if (source.dimensionNames && !(XARRAY_DIMS in attributes))
+      attributes[XARRAY_DIMS] = source.dimensionNames;
     return { attributes };
   }
   const names = source.dimensionNames ?? (attributes[XARRAY_DIMS] as (string | null)[] | undefined);
@@ -48,10 +52,17 @@ function dimensionsFor(source: ZarrArray, format: 2 | 3): { attributes: JsonObje
   return { attributes, dimensionNames: source.dimensionNames };
 }
 
-async function copyArray(output: Output, source: ZarrArray, target: Readable, options: CopyOptions): Promise<void> {
+async function copyArray(
+  output: Output,
+  source: ZarrArray,
+  target: Readable,
+  options: CopyOptions,
+): Promise<void> {
   const format = options.format ?? source.zarrFormat;
   if (options.chunks && options.chunks.length !== source.ndim) {
-    throw new UsageError(`--chunks has ${options.chunks.length} extents; /${source.path} has ${source.ndim} dimensions`);
+    throw new UsageError(
+      `--chunks has ${options.chunks.length} extents; /${source.path} has ${source.ndim} dimensions`,
+    );
   }
   const meta = source.metadata;
   const destination = await createArray(target as never, {
@@ -72,7 +83,9 @@ async function copyArray(output: Output, source: ZarrArray, target: Readable, op
   let done = 0;
   // One destination chunk at a time keeps memory bounded by a few chunks whatever the size.
   await forEachConcurrent(gridPoints(grid), options.concurrency ?? 4, async (coords) => {
-    const selection = coords.map((c, axis) => slice(c * chunks[axis], Math.min((c + 1) * chunks[axis], meta.shape[axis])));
+    const selection = coords.map((c, axis) =>
+      slice(c * chunks[axis], Math.min((c + 1) * chunks[axis], meta.shape[axis])),
+    );
     const block = await source.get(selection);
     await destination.set(selection, block);
     bar.update(++done, total);
@@ -94,15 +107,26 @@ function* gridPoints(grid: readonly number[]): Generator<number[]> {
   }
 }
 
-async function copyNode(output: Output, node: ZarrArray | Group, target: Readable, options: CopyOptions): Promise<number> {
+async function copyNode(
+  output: Output,
+  node: ZarrArray | Group,
+  target: Readable,
+  options: CopyOptions,
+): Promise<number> {
   if (node instanceof ZarrArray) {
     await copyArray(output, node, target, options);
     return 1;
   }
   const format = options.format ?? node.zarrFormat;
-  await createGroup(target as never, { path: node.path, zarrFormat: format, attributes: node.attrs, overwrite: options.overwrite });
+  await createGroup(target as never, {
+    path: node.path,
+    zarrFormat: format,
+    attributes: node.attrs,
+    overwrite: options.overwrite,
+  });
   let copied = 1;
-  for (const [, child] of await node.members()) copied += await copyNode(output, child, target, options);
+  for (const [, child] of await node.members())
+    copied += await copyNode(output, child, target, options);
   return copied;
 }
 
@@ -110,7 +134,12 @@ async function copyNode(output: Output, node: ZarrArray | Group, target: Readabl
  * `zarr copy <src> <dst>`: rewrites an array or a whole hierarchy (attributes included) into
  * another location, optionally converting the format, compressor and chunking.
  */
-export async function copyCommand(output: Output, source: string, destination: string, options: CopyOptions): Promise<void> {
+export async function copyCommand(
+  output: Output,
+  source: string,
+  destination: string,
+  options: CopyOptions,
+): Promise<void> {
   const from = await openLocation(source);
   const to = await openLocation(destination, { create: true });
   const node = await open(from, { path: options.path });

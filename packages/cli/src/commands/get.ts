@@ -15,7 +15,11 @@ export interface GetOptions {
 }
 
 /** `zarr get <location> [--path P] [--select SEL] --json`: prints the selected values as JSON. */
-export async function getCommand(output: Output, location: string, options: GetOptions): Promise<void> {
+export async function getCommand(
+  output: Output,
+  location: string,
+  options: GetOptions,
+): Promise<void> {
   if (!options.json) throw new UsageError("zarr get needs --json (the only output format so far)");
   const store = await openLocation(location);
   const array = await openArray(store, { path: options.path });

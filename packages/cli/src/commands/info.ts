@@ -1,4 +1,4 @@
-import { type Group, infoRows, isListable, open, prefixOf, formatRows, ZarrArray } from "@z/zarr";
+import { formatRows, type Group, infoRows, isListable, open, prefixOf, ZarrArray } from "@z/zarr";
 import { openLocation } from "../location.js";
 import type { Output } from "../output.js";
 
@@ -20,7 +20,9 @@ async function countStoredChunks(array: ZarrArray): Promise<number | undefined> 
 
 function decodeNested(key: string, ndim: number): number[] | undefined {
   const parts = key.split("/");
-  return parts.length === ndim && parts.every((p) => /^\d+$/.test(p)) ? parts.map(Number) : undefined;
+  return parts.length === ndim && parts.every((p) => /^\d+$/.test(p))
+    ? parts.map(Number)
+    : undefined;
 }
 
 function attributeSummary(attrs: Record<string, unknown>): string {
@@ -33,7 +35,10 @@ async function arrayRows(array: ZarrArray): Promise<[string, string][]> {
   const stored = await countStoredChunks(array);
   const rows = infoRows(info);
   const at = rows.findIndex(([key]) => key === "Fill value");
-  rows.splice(at, 0, ["Chunks", `${info.gridChunks} in the grid${stored === undefined ? "" : `, ${stored} stored`}`]);
+  rows.splice(at, 0, [
+    "Chunks",
+    `${info.gridChunks} in the grid${stored === undefined ? "" : `, ${stored} stored`}`,
+  ]);
   return rows;
 }
 
@@ -47,14 +52,23 @@ async function groupRows(group: Group): Promise<[string, string][]> {
   if (isListable(group.store)) {
     const members = await group.members();
     const arrays = members.filter(([, node]) => node instanceof ZarrArray).length;
-    rows.push(["Members", `${members.length} (${arrays} arrays, ${members.length - arrays} groups)`]);
+    rows.push([
+      "Members",
+      `${members.length} (${arrays} arrays, ${members.length - arrays} groups)`,
+    ]);
   }
   return rows;
 }
 
 /** `zarr info <location> [--path P]`: the node's metadata, summarised for a person. */
-export async function infoCommand(output: Output, location: string, path: string | undefined): Promise<void> {
+export async function infoCommand(
+  output: Output,
+  location: string,
+  path: string | undefined,
+): Promise<void> {
   const store = await openLocation(location);
   const node = await open(store, { path });
-  output.out(`${formatRows(node instanceof ZarrArray ? await arrayRows(node) : await groupRows(node))}\n`);
+  output.out(
+    `${formatRows(node instanceof ZarrArray ? await arrayRows(node) : await groupRows(node))}\n`,
+  );
 }

@@ -56,12 +56,17 @@ export class BloscCodec implements BytesToBytesCodec {
     // Some writers put numcodecs' integer codes in v3 metadata; the frame header says what was
     // really applied, so reading them is safe. (We always write the names.)
     const lenient = typeof shuffleName === "number" && [0, 1, 2].includes(shuffleName);
-    if (!lenient && (typeof shuffleName !== "string" || !SHUFFLE_NAMES.includes(shuffleName as BloscShuffleName))) {
+    if (
+      !lenient &&
+      (typeof shuffleName !== "string" || !SHUFFLE_NAMES.includes(shuffleName as BloscShuffleName))
+    ) {
       throw new CodecConfigError(
         `${where}: "shuffle" must be one of ${SHUFFLE_NAMES.map((s) => `"${s}"`).join(", ")}, got ${JSON.stringify(shuffleName)}`,
       );
     }
-    const shuffle = (lenient ? shuffleName : SHUFFLE_NAMES.indexOf(shuffleName as BloscShuffleName)) as 0 | 1 | 2;
+    const shuffle = (
+      lenient ? shuffleName : SHUFFLE_NAMES.indexOf(shuffleName as BloscShuffleName)
+    ) as 0 | 1 | 2;
     const typesize = parseTypesize(configuration.typesize, where);
     const blocksize = parseBlocksize(configuration.blocksize, where);
     return new BloscCodec(

@@ -23,13 +23,19 @@ export class BytesCodec implements ArrayToBytesCodec {
   static fromConfig(configuration: JsonObject): BytesCodec {
     const endian = configuration.endian;
     if (endian !== undefined && endian !== "little" && endian !== "big") {
-      throw new CodecConfigError(`bytes codec: "endian" must be "little" or "big", got ${JSON.stringify(endian)}`);
+      throw new CodecConfigError(
+        `bytes codec: "endian" must be "little" or "big", got ${JSON.stringify(endian)}`,
+      );
     }
     return new BytesCodec(endian);
   }
 
   toJson(): NamedConfig {
-    return { name: "bytes", configuration: this.endian ? { endian: this.endian } : {}, mustUnderstand: true };
+    return {
+      name: "bytes",
+      configuration: this.endian ? { endian: this.endian } : {},
+      mustUnderstand: true,
+    };
   }
 
   encodedSize(spec: ChunkSpec): number {
@@ -51,6 +57,10 @@ export class BytesCodec implements ArrayToBytesCodec {
         `bytes codec: the chunk has ${bytes.length} bytes; ${n} ${dataType.name} elements need exactly ${expected}`,
       );
     }
-    return { data: dataType.decode(bytes, n, this.endian ?? "little"), shape: [...spec.shape], stride: cOrderStrides(spec.shape) };
+    return {
+      data: dataType.decode(bytes, n, this.endian ?? "little"),
+      shape: [...spec.shape],
+      stride: cOrderStrides(spec.shape),
+    };
   }
 }

@@ -53,7 +53,9 @@ function parseOrder(order: JsonValue | undefined, ndim: number): number[] {
   const valid =
     Array.isArray(order) &&
     order.length === ndim &&
-    order.every((axis) => typeof axis === "number" && Number.isInteger(axis) && axis >= 0 && axis < ndim) &&
+    order.every(
+      (axis) => typeof axis === "number" && Number.isInteger(axis) && axis >= 0 && axis < ndim,
+    ) &&
     new Set(order).size === ndim;
   if (!valid) {
     throw new CodecConfigError(

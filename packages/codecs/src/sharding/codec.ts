@@ -11,7 +11,11 @@ import {
 import { CodecConfigError, DecodeError } from "../errors.js";
 import { CodecPipeline } from "../pipeline.js";
 import type { ArrayToBytesCodec, ChunkSpec, CodecContext } from "../types.js";
-import { type IndexLocation, parseShardingConfiguration, type ShardingConfiguration } from "./config.js";
+import {
+  type IndexLocation,
+  parseShardingConfiguration,
+  type ShardingConfiguration,
+} from "./config.js";
 import { ShardIndex } from "./shard-index.js";
 
 /**
@@ -48,8 +52,18 @@ export class ShardingCodec implements ArrayToBytesCodec {
     const { chunkShape } = configuration;
     this.chunksPerShard = shardSpec.shape.map((n, axis) => n / chunkShape[axis]);
     this.innerCount = product(this.chunksPerShard);
-    this.innerSpec = { shape: [...chunkShape], dataType: shardSpec.dataType, fillValue: shardSpec.fillValue };
-    this.inner = CodecPipeline.create(configuration.codecs, this.innerSpec, zarrFormat, {}, "sharding_indexed codecs");
+    this.innerSpec = {
+      shape: [...chunkShape],
+      dataType: shardSpec.dataType,
+      fillValue: shardSpec.fillValue,
+    };
+    this.inner = CodecPipeline.create(
+      configuration.codecs,
+      this.innerSpec,
+      zarrFormat,
+      {},
+      "sharding_indexed codecs",
+    );
     this.indexPipeline = CodecPipeline.create(
       configuration.indexCodecs,
       { shape: [...this.chunksPerShard, 2], dataType: uint64, fillValue: 0n },
@@ -59,14 +73,20 @@ export class ShardingCodec implements ArrayToBytesCodec {
     );
     const size = this.indexPipeline.encodedSize;
     if (size === undefined) {
-      throw new CodecConfigError("sharding_indexed: the index codecs must give the index a fixed size (no compression)");
+      throw new CodecConfigError(
+        "sharding_indexed: the index codecs must give the index a fixed size (no compression)",
+      );
     }
     this.indexSize = size;
   }
 
   /** Builds the codec from its configuration for shards of `context.spec`. @throws CodecConfigError */
   static fromConfig(configuration: JsonObject, context: CodecContext): ShardingCodec {
-    return new ShardingCodec(parseShardingConfiguration(configuration, context.spec.shape), context.spec, context.zarrFormat);
+    return new ShardingCodec(
+      parseShardingConfiguration(configuration, context.spec.shape),
+      context.spec,
+      context.zarrFormat,
+    );
   }
 
   toJson(): NamedConfig {
@@ -90,7 +110,9 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   /** The byte range of the index inside a shard: the first or the last `indexSize` bytes. */
   indexRange(): { offset: number; length: number } | { suffix: number } {
-    return this.indexLocation === "start" ? { offset: 0, length: this.indexSize } : { suffix: this.indexSize };
+    return this.indexLocation === "start"
+      ? { offset: 0, length: this.indexSize }
+      : { suffix: this.indexSize };
   }
 
   /**
@@ -99,7 +121,9 @@ export class ShardingCodec implements ArrayToBytesCodec {
    */
   async decodeIndex(bytes: Uint8Array): Promise<ShardIndex> {
     if (bytes.length !== this.indexSize) {
-      throw new DecodeError(`The shard index has ${bytes.length} bytes; it must have ${this.indexSize} (the shard is truncated)`);
+      throw new DecodeError(
+        `The shard index has ${bytes.length} bytes; it must have ${this.indexSize} (the shard is truncated)`,
+      );
     }
     const chunk = await this.indexPipeline.decode(bytes);
     const entries = new BigUint64Array(this.innerCount * 2);
@@ -130,7 +154,8 @@ export class ShardingCodec implements ArrayToBytesCodec {
   /** The C-order number of the inner chunk at `coords` inside its shard. */
   innerIndex(coords: readonly number[]): number {
     let i = 0;
-    for (let axis = 0; axis < coords.length; axis++) i = i * this.chunksPerShard[axis] + coords[axis];
+    for (let axis = 0; axis < coords.length; axis++)
+      i = i * this.chunksPerShard[axis] + coords[axis];
     return i;
   }
 
@@ -163,7 +188,10 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   /** The element offset, in a C-order shard, of inner chunk `i`'s first element. */
   private innerOffset(i: number, shardStride: readonly number[]): number {
-    return this.innerCoords(i).reduce((sum, c, axis) => sum + c * this.configuration.chunkShape[axis] * shardStride[axis], 0);
+    return this.innerCoords(i).reduce(
+      (sum, c, axis) => sum + c * this.configuration.chunkShape[axis] * shardStride[axis],
+      0,
+    );
   }
 
   async encode(chunk: Chunk, spec: ChunkSpec): Promise<Uint8Array> {
@@ -173,9 +201,21 @@ export class ShardingCodec implements ArrayToBytesCodec {
     const encoded: (Uint8Array | undefined)[] = [];
     for (let i = 0; i < this.innerCount; i++) {
       const data = dataType.create(product(innerShape));
-      const offset = this.innerCoords(i).reduce((sum, c, axis) => sum + c * innerShape[axis] * chunk.stride[axis], 0);
-      copyStrided({ data: chunk.data, offset, stride: chunk.stride }, { data, offset: 0, stride: innerStride }, innerShape, dataType.lanes);
-      encoded.push(dataType.isAllFill(data, fillValue) ? undefined : await this.inner.encode({ data, shape: [...innerShape], stride: innerStride }));
+      const offset = this.innerCoords(i).reduce(
+        (sum, c, axis) => sum + c * innerShape[axis] * chunk.stride[axis],
+        0,
+      );
+      copyStrided(
+        { data: chunk.data, offset, stride: chunk.stride },
+        { data, offset: 0, stride: innerStride },
+        innerShape,
+        dataType.lanes,
+      );
+      encoded.push(
+        dataType.isAllFill(data, fillValue)
+          ? undefined
+          : await this.inner.encode({ data, shape: [...innerShape], stride: innerStride }),
+      );
     }
     // A shard with no data still has to be a valid shard when someone encodes it on purpose.
     return (await this.assemble(encoded)) ?? (await this.emptyShard());
@@ -188,10 +228,14 @@ export class ShardingCodec implements ArrayToBytesCodec {
 
   async decode(bytes: Uint8Array, spec: ChunkSpec): Promise<Chunk> {
     if (bytes.length < this.indexSize) {
-      throw new DecodeError(`The shard has ${bytes.length} bytes, fewer than its ${this.indexSize}-byte index; it is truncated`);
+      throw new DecodeError(
+        `The shard has ${bytes.length} bytes, fewer than its ${this.indexSize}-byte index; it is truncated`,
+      );
     }
     const indexBytes =
-      this.indexLocation === "start" ? bytes.subarray(0, this.indexSize) : bytes.subarray(bytes.length - this.indexSize);
+      this.indexLocation === "start"
+        ? bytes.subarray(0, this.indexSize)
+        : bytes.subarray(bytes.length - this.indexSize);
     const index = await this.decodeIndex(indexBytes);
     const { dataType, fillValue, shape } = spec;
     const data = dataType.create(product(shape));
@@ -208,8 +252,16 @@ export class ShardingCodec implements ArrayToBytesCodec {
         }
         continue;
       }
-      const inner = await this.decodeInner(bytes.subarray(entry.offset, entry.offset + entry.nbytes), i);
-      copyStrided({ data: inner.data, offset: 0, stride: inner.stride }, { data, offset, stride }, innerShape, dataType.lanes);
+      const inner = await this.decodeInner(
+        bytes.subarray(entry.offset, entry.offset + entry.nbytes),
+        i,
+      );
+      copyStrided(
+        { data: inner.data, offset: 0, stride: inner.stride },
+        { data, offset, stride },
+        innerShape,
+        dataType.lanes,
+      );
     }
     return { data, shape: [...shape], stride };
   }
@@ -219,7 +271,8 @@ export class ShardingCodec implements ArrayToBytesCodec {
     try {
       return await this.inner.decode(bytes);
     } catch (error) {
-      if (error instanceof Error) error.message = `inner chunk [${this.innerCoords(i)}]: ${error.message}`;
+      if (error instanceof Error)
+        error.message = `inner chunk [${this.innerCoords(i)}]: ${error.message}`;
       throw error;
     }
   }

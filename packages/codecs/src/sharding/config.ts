@@ -39,7 +39,10 @@ function codecList(json: unknown, what: string): NamedConfig[] {
  * extent per dimension, each a positive divisor of the shard's.
  * @throws CodecConfigError
  */
-export function parseShardingConfiguration(configuration: JsonObject, shardShape: readonly number[]): ShardingConfiguration {
+export function parseShardingConfiguration(
+  configuration: JsonObject,
+  shardShape: readonly number[],
+): ShardingConfiguration {
   const chunkShape = configuration.chunk_shape;
   if (
     !Array.isArray(chunkShape) ||
@@ -60,12 +63,17 @@ export function parseShardingConfiguration(configuration: JsonObject, shardShape
   });
   const location = configuration.index_location ?? "end";
   if (location !== "start" && location !== "end") {
-    throw new CodecConfigError(`sharding_indexed: "index_location" must be "start" or "end", got ${JSON.stringify(location)}`);
+    throw new CodecConfigError(
+      `sharding_indexed: "index_location" must be "start" or "end", got ${JSON.stringify(location)}`,
+    );
   }
   return {
     chunkShape: inner,
     codecs: codecList(configuration.codecs, "codecs"),
-    indexCodecs: configuration.index_codecs === undefined ? DEFAULT_INDEX_CODECS : codecList(configuration.index_codecs, "index_codecs"),
+    indexCodecs:
+      configuration.index_codecs === undefined
+        ? DEFAULT_INDEX_CODECS
+        : codecList(configuration.index_codecs, "index_codecs"),
     indexLocation: location,
   };
 }

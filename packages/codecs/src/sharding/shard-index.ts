@@ -41,10 +41,15 @@ export class ShardIndex {
     const nbytes = this.entries[2 * i + 1];
     if (offset === EMPTY_ENTRY && nbytes === EMPTY_ENTRY) return undefined;
     if (offset === EMPTY_ENTRY || nbytes === EMPTY_ENTRY) {
-      throw new DecodeError(`Shard index entry ${i} is half empty (offset ${offset}, nbytes ${nbytes}); the index is corrupt`);
+      throw new DecodeError(
+        `Shard index entry ${i} is half empty (offset ${offset}, nbytes ${nbytes}); the index is corrupt`,
+      );
     }
     const end = offset + nbytes;
-    if (end > BigInt(Number.MAX_SAFE_INTEGER) || (shardSize !== undefined && end > BigInt(shardSize))) {
+    if (
+      end > BigInt(Number.MAX_SAFE_INTEGER) ||
+      (shardSize !== undefined && end > BigInt(shardSize))
+    ) {
       throw new DecodeError(
         `Shard index entry ${i} points to bytes ${offset}..${end}, past the end of the shard${shardSize === undefined ? "" : ` (${shardSize} bytes)`}`,
       );

@@ -93,7 +93,8 @@ class NumericType implements DataType<Scalar, TypedArray> {
     this.ctor = spec.ctor;
     this.endianSensitive = spec.itemSize > 1;
     this.isBig = spec.ctor === BigInt64Array || spec.ctor === BigUint64Array;
-    this.halfFallback = spec.itemSize === 2 && spec.kind === "float" && spec.ctor.BYTES_PER_ELEMENT === 4;
+    this.halfFallback =
+      spec.itemSize === 2 && spec.kind === "float" && spec.ctor.BYTES_PER_ELEMENT === 4;
     this.defaultFill = spec.kind === "bool" ? false : this.isBig ? 0n : 0;
   }
 
@@ -151,7 +152,8 @@ class NumericType implements DataType<Scalar, TypedArray> {
       if (format === 2 && (json === 0 || json === 1)) return json === 1;
       throw new FillValueError(`Invalid ${where} ${JSON.stringify(json)}: expected true or false`);
     }
-    if (this.kind === "float") return this.roundFloat(parseFloatFill(json, this.itemSize, this.name));
+    if (this.kind === "float")
+      return this.roundFloat(parseFloatFill(json, this.itemSize, this.name));
     return this.parseIntegerFill(json, where);
   }
 
@@ -168,7 +170,9 @@ class NumericType implements DataType<Scalar, TypedArray> {
     else throw new FillValueError(`Invalid ${where} ${JSON.stringify(json)}: expected an integer`);
     const { min, max } = this.spec;
     if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
-      throw new FillValueError(`Invalid ${where} ${value}: outside the range ${min}..${max} of ${this.name}`);
+      throw new FillValueError(
+        `Invalid ${where} ${value}: outside the range ${min}..${max} of ${this.name}`,
+      );
     }
     return this.isBig ? value : Number(value);
   }
@@ -185,7 +189,9 @@ class NumericType implements DataType<Scalar, TypedArray> {
       if (typeof value === "bigint") return value;
       if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
       if (typeof value === "boolean") return value ? 1n : 0n;
-      throw new TypeError(`Cannot store ${String(value)} in a ${this.name} array: expected an integer or bigint`);
+      throw new TypeError(
+        `Cannot store ${String(value)} in a ${this.name} array: expected an integer or bigint`,
+      );
     }
     if (typeof value === "number") return value;
     if (typeof value === "bigint" || typeof value === "boolean") return Number(value);
@@ -224,16 +230,33 @@ class NumericType implements DataType<Scalar, TypedArray> {
   }
 }
 
-const int = (bits: number): [bigint, bigint] => [-(1n << BigInt(bits - 1)), (1n << BigInt(bits - 1)) - 1n];
+const int = (bits: number): [bigint, bigint] => [
+  -(1n << BigInt(bits - 1)),
+  (1n << BigInt(bits - 1)) - 1n,
+];
 const uint = (bits: number): [bigint, bigint] => [0n, (1n << BigInt(bits)) - 1n];
 
 function integer(name: string, itemSize: number, ctor: TypedArrayConstructor, signed: boolean) {
   const [min, max] = signed ? int(itemSize * 8) : uint(itemSize * 8);
-  return new NumericType({ name, kind: signed ? "int" : "uint", itemSize, ctor, v2Char: signed ? "i" : "u", min, max });
+  return new NumericType({
+    name,
+    kind: signed ? "int" : "uint",
+    itemSize,
+    ctor,
+    v2Char: signed ? "i" : "u",
+    min,
+    max,
+  });
 }
 
 /** `bool`: one byte per element; held in a {@link BoolArray}. */
-export const bool: DataType = new NumericType({ name: "bool", kind: "bool", itemSize: 1, ctor: BoolArray, v2Char: "b" });
+export const bool: DataType = new NumericType({
+  name: "bool",
+  kind: "bool",
+  itemSize: 1,
+  ctor: BoolArray,
+  v2Char: "b",
+});
 /** `int8`, held in an Int8Array. */
 export const int8: DataType = integer("int8", 1, Int8Array, true);
 /** `int16`, held in an Int16Array. */
@@ -262,9 +285,21 @@ export const float16: DataType = new NumericType({
   v2Char: "f",
 });
 /** `float32`, held in a Float32Array. */
-export const float32: DataType = new NumericType({ name: "float32", kind: "float", itemSize: 4, ctor: Float32Array, v2Char: "f" });
+export const float32: DataType = new NumericType({
+  name: "float32",
+  kind: "float",
+  itemSize: 4,
+  ctor: Float32Array,
+  v2Char: "f",
+});
 /** `float64`, held in a Float64Array. */
-export const float64: DataType = new NumericType({ name: "float64", kind: "float", itemSize: 8, ctor: Float64Array, v2Char: "f" });
+export const float64: DataType = new NumericType({
+  name: "float64",
+  kind: "float",
+  itemSize: 8,
+  ctor: Float64Array,
+  v2Char: "f",
+});
 
 /** Every numeric data type of the core spec, by v3 name. */
 export const numericDataTypes: readonly DataType[] = [

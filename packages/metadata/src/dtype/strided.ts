@@ -22,7 +22,11 @@ interface Axis {
  * contiguous across them, so a whole C-order chunk becomes one run and a chunk copied into a
  * larger array becomes one run per row of the chunk's last two axes when they line up.
  */
-function simplify(shape: readonly number[], srcStride: readonly number[], dstStride: readonly number[]): Axis[] {
+function simplify(
+  shape: readonly number[],
+  srcStride: readonly number[],
+  dstStride: readonly number[],
+): Axis[] {
   const axes: Axis[] = [];
   for (let axis = 0; axis < shape.length; axis++) {
     if (shape[axis] !== 1) axes.push({ n: shape[axis], s: srcStride[axis], d: dstStride[axis] });
@@ -44,7 +48,12 @@ function simplify(shape: readonly number[], srcStride: readonly number[], dstStr
  * the rest element by element. `lanes` is the number of container slots per element (2 for
  * interleaved complex).
  */
-export function copyStrided(src: StridedView, dst: StridedView, shape: readonly number[], lanes = 1): void {
+export function copyStrided(
+  src: StridedView,
+  dst: StridedView,
+  shape: readonly number[],
+  lanes = 1,
+): void {
   for (const n of shape) if (n === 0) return;
   const axes = simplify(shape, src.stride, dst.stride);
   if (axes.length === 0) {
@@ -57,11 +66,20 @@ export function copyStrided(src: StridedView, dst: StridedView, shape: readonly 
     return;
   }
   const outer = axes.slice(0, -1);
-  forEachOuter(outer, src.offset, dst.offset, (s, d) => copyRun(src.data, s * lanes, inner.s, dst.data, d * lanes, inner.d, inner.n, lanes));
+  forEachOuter(outer, src.offset, dst.offset, (s, d) =>
+    copyRun(src.data, s * lanes, inner.s, dst.data, d * lanes, inner.d, inner.n, lanes),
+  );
 }
 
 /** Contiguous runs between TypedArrays: `set` of a `subarray` per run, loops unrolled for up to two outer axes. */
-function copyRuns(src: Uint8Array, srcOffset: number, dst: Uint8Array, dstOffset: number, axes: Axis[], lanes: number): void {
+function copyRuns(
+  src: Uint8Array,
+  srcOffset: number,
+  dst: Uint8Array,
+  dstOffset: number,
+  axes: Axis[],
+  lanes: number,
+): void {
   const run = axes[axes.length - 1].n * lanes;
   if (axes.length === 1) {
     dst.set(src.subarray(srcOffset * lanes, srcOffset * lanes + run), dstOffset * lanes);
@@ -69,7 +87,11 @@ function copyRuns(src: Uint8Array, srcOffset: number, dst: Uint8Array, dstOffset
   }
   if (axes.length === 2) {
     const [a] = axes;
-    for (let i = 0, s = srcOffset * lanes, d = dstOffset * lanes; i < a.n; i++, s += a.s * lanes, d += a.d * lanes) {
+    for (
+      let i = 0, s = srcOffset * lanes, d = dstOffset * lanes;
+      i < a.n;
+      i++, s += a.s * lanes, d += a.d * lanes
+    ) {
       dst.set(src.subarray(s, s + run), d);
     }
     return;
@@ -79,15 +101,23 @@ function copyRuns(src: Uint8Array, srcOffset: number, dst: Uint8Array, dstOffset
     for (let i = 0; i < a.n; i++) {
       let s = (srcOffset + i * a.s) * lanes;
       let d = (dstOffset + i * a.d) * lanes;
-      for (let j = 0; j < b.n; j++, s += b.s * lanes, d += b.d * lanes) dst.set(src.subarray(s, s + run), d);
+      for (let j = 0; j < b.n; j++, s += b.s * lanes, d += b.d * lanes)
+        dst.set(src.subarray(s, s + run), d);
     }
     return;
   }
-  forEachOuter(axes.slice(0, -1), srcOffset, dstOffset, (s, d) => dst.set(src.subarray(s * lanes, s * lanes + run), d * lanes));
+  forEachOuter(axes.slice(0, -1), srcOffset, dstOffset, (s, d) =>
+    dst.set(src.subarray(s * lanes, s * lanes + run), d * lanes),
+  );
 }
 
 /** Visits the start offsets (source, destination) of every run over the outer axes, odometer style. */
-function forEachOuter(outer: readonly Axis[], srcOffset: number, dstOffset: number, visit: (s: number, d: number) => void): void {
+function forEachOuter(
+  outer: readonly Axis[],
+  srcOffset: number,
+  dstOffset: number,
+  visit: (s: number, d: number) => void,
+): void {
   const index = new Array<number>(outer.length).fill(0);
   let s = srcOffset;
   let d = dstOffset;
@@ -129,7 +159,8 @@ function copyRun(
   const s = src as unknown[];
   const d = dst as unknown[];
   if (lanes === 1) {
-    for (let i = 0, si = srcStart, di = dstStart; i < count; i++, si += srcStep, di += dstStep) d[di] = s[si];
+    for (let i = 0, si = srcStart, di = dstStart; i < count; i++, si += srcStep, di += dstStep)
+      d[di] = s[si];
     return;
   }
   const sStep = srcStep * lanes;
@@ -149,10 +180,19 @@ export function isCContiguous(chunk: Chunk): boolean {
  * The chunk in C order: the same chunk when it already is, otherwise a C-order copy made
  * with `create` (which allocates a container for n elements).
  */
-export function toCOrder<C extends Chunk>(chunk: C, create: (n: number) => Container, lanes = 1): C {
+export function toCOrder<C extends Chunk>(
+  chunk: C,
+  create: (n: number) => Container,
+  lanes = 1,
+): C {
   if (isCContiguous(chunk)) return chunk;
   const data = create(product(chunk.shape));
   const stride = cOrderStrides(chunk.shape);
-  copyStrided({ data: chunk.data, offset: 0, stride: chunk.stride }, { data, offset: 0, stride }, chunk.shape, lanes);
+  copyStrided(
+    { data: chunk.data, offset: 0, stride: chunk.stride },
+    { data, offset: 0, stride },
+    chunk.shape,
+    lanes,
+  );
   return { ...chunk, data, shape: [...chunk.shape], stride };
 }
