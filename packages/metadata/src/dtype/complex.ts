@@ -13,7 +13,7 @@ export interface Complex {
 }
 
 /** Accessors shared by the two complex containers (a TypedArray of interleaved re, im). */
-interface ComplexAccessors {
+export interface ComplexAccessors {
   /** The number of complex elements (half the TypedArray length). */
   readonly count: number;
   /** The real part of element `index`. */
