@@ -1,6 +1,8 @@
 /**
  * The `@z` Zarr stack in one package: arrays and groups, every store, codec and data type that
- * ships with it, registered and ready.
+ * ships with it, registered and ready. In Node.js the package also exports the filesystem
+ * stores (`FsStore`, zip files on disk); browsers get everything else (the `node` export
+ * condition chooses).
  *
  * ```ts
  * import { createArray, FsStore, slice } from "@z/zarr";
@@ -12,12 +14,11 @@
  */
 export * from "@z/array";
 export * from "@z/codecs";
+export * from "@z/dtypes-arrow";
 export * from "@z/dtypes-vlen";
 export * from "@z/indexing";
 export * from "@z/metadata";
 export * from "@z/store-core";
-export * from "@z/store-fs";
 export * from "@z/store-http";
 export * from "@z/store-memory";
 export * from "@z/store-zip";
-export * from "@z/store-zip/node";

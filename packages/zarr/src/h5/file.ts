@@ -22,7 +22,6 @@ import {
   toStore,
   type Writable,
 } from "@z/store-core";
-import { FsStore } from "@z/store-fs";
 import { ClosedFileError, FileExistsError, FileModeError, H5TypeError } from "./errors.js";
 import { Group, type H5Node, wrapNode } from "./group.js";
 
@@ -81,8 +80,11 @@ export class H5File extends Group {
         `Invalid mode ${JSON.stringify(mode)}: use one of ${MODES.map((m) => `"${m}"`).join(", ")}`,
       );
     const writable = mode !== "r";
+    // A path means the filesystem: loaded only then, so browsers never see node:fs.
     const base =
-      typeof target === "string" ? new FsStore(target, { readOnly: !writable }) : toStore(target);
+      typeof target === "string"
+        ? new (await import("@z/store-fs")).FsStore(target, { readOnly: !writable })
+        : toStore(target);
     const filename = typeof target === "string" ? target : "";
     if (writable && !isWritable(base))
       throw new ReadOnlyError(filename || "/", `open with mode ${JSON.stringify(mode)}`);
