@@ -1,5 +1,5 @@
 // `pnpm bench`: @z against zarrita, side by side in one process on the same data.
-// Options: --size full|small|tiny, --codecs none,gzip,zstd,blosc, --ops write,read,chunk,
+// Options: --size full|small|tiny, --codecs none,gzip,zstd,blosc, --ops write,read,chunk,strings,
 // --repeats N, --chunk-reads N, --fsync on|off, --seed N (or BENCH_SIZE, BENCH_CODECS, ...).
 // Tables go to stdout, progress to stderr, the results as JSON to bench/data/results.json.
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseOptions } from "./lib/options.mjs";
 import { formatReport } from "./lib/report.mjs";
+import { benchStrings, formatStringsReport } from "./lib/strings.mjs";
 import { runSuite } from "./lib/suite.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,7 +35,17 @@ try {
     log: (line) => console.error(line),
   });
   console.log(formatReport(report));
-  await writeFile(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
+  let strings;
+  if (options.ops.includes("strings")) {
+    // 1M short strings at full size, as the strings issue asks; fewer for the quick sizes.
+    const count = options.size === "full" ? 1_000_000 : options.size === "small" ? 200_000 : 20_000;
+    strings = await benchStrings({ count, seed: options.seed, log: (line) => console.error(line) });
+    console.log(formatStringsReport(strings));
+  }
+  await writeFile(
+    resultsFile,
+    `${JSON.stringify({ ...report, strings }, (_, v) => (typeof v === "bigint" ? v.toString() : v), 2)}\n`,
+  );
   console.error(`results written to ${resultsFile}`);
 } finally {
   await rm(storesDir, { recursive: true, force: true });

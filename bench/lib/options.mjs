@@ -8,7 +8,7 @@ export const SIZES = {
 };
 
 /** The operations, in the order they run. */
-export const OPS = ["write", "read", "chunk"];
+export const OPS = ["write", "read", "chunk", "strings"];
 
 /** The codec configurations, in the order they run. */
 export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
@@ -18,7 +18,7 @@ export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
  * variables (arguments win).
  * - `--size full|small|tiny` (BENCH_SIZE): volume size, default full (256 MiB).
  * - `--codecs none,gzip,zstd,blosc` (BENCH_CODECS): codec configurations, default all.
- * - `--ops write,read,chunk` (BENCH_OPS): operations, default all.
+ * - `--ops write,read,chunk,strings` (BENCH_OPS): operations, default all.
  * - `--repeats N` (BENCH_REPEATS): measured runs per library and full operation, default 3.
  * - `--chunk-reads N` (BENCH_CHUNK_READS): single-chunk reads per library and run, default 64.
  * - `--fsync on|off` (BENCH_FSYNC): our FsStore's `fsync` option, default on (its default).
