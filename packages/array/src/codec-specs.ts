@@ -34,17 +34,16 @@ export function toNamedConfig(spec: CodecSpec): NamedConfig {
 }
 
 /**
- * The default serializer: `bytes` (little-endian for multi-byte types) for fixed-size types;
- * `vlen-utf8` for strings and `vlen-bytes` for bytes, as zarr-python chooses.
+ * The default serializer: the data type's own choice when it has one (`vlen-utf8` for
+ * strings, `vlen-bytes` for bytes, `z.arrow-ipc` for Arrow), otherwise `bytes`
+ * (little-endian for multi-byte types).
  */
 export function defaultSerializer(
   dataType: DataType,
   endian: "little" | "big" = "little",
 ): NamedConfig {
-  if (dataType.itemSize === 0) {
-    const name = dataType.kind === "bytes" ? "vlen-bytes" : "vlen-utf8";
-    return { name, configuration: {}, mustUnderstand: true };
-  }
+  const own = dataType.defaultSerializer?.();
+  if (own) return { name: own.name, configuration: own.configuration ?? {}, mustUnderstand: true };
   return {
     name: "bytes",
     configuration: dataType.endianSensitive ? { endian } : {},

@@ -120,9 +120,15 @@ function fillValueOf(
   format: 2 | 3,
 ): { value: unknown; json: JsonValue } {
   if (options.fillValue === null) {
-    if (format === 3)
-      throw new MetadataError("Zarr v3 requires a fill value; null is only allowed for v2");
-    return { value: dataType.defaultFill, json: null };
+    if (format === 2) return { value: dataType.defaultFill, json: null };
+    // v3 fill values are mandatory; null is one only for types with nulls (nullable Arrow fields).
+    try {
+      return { value: dataType.parseFill(null, 3), json: null };
+    } catch {
+      throw new MetadataError(
+        `Zarr v3 requires a fill value; null is not one for ${dataType.name}`,
+      );
+    }
   }
   const value =
     options.fillValue === undefined ? dataType.defaultFill : dataType.coerce(options.fillValue);

@@ -44,6 +44,11 @@ export const ARROW_DATA_TYPE_VERSION = "0.1.0";
  */
 export class ArrowDataType implements DataType<unknown, unknown[]> {
   readonly kind = "other";
+
+  /** Arrow elements are stored as one Arrow IPC stream per chunk (`z.arrow-ipc`). */
+  defaultSerializer() {
+    return { name: "z.arrow-ipc" };
+  }
   readonly itemSize = 0;
   readonly lanes = 1;
   readonly endianSensitive = false;

@@ -281,3 +281,23 @@ describe("apache-arrow vectors in and out", () => {
     expect([...vector]).toEqual([3n, 1n]);
   });
 });
+
+describe("createArray without a serializer", () => {
+  it("stores Arrow elements with z.arrow-ipc by default", async () => {
+    const { createArray } = await import("@z/zarr");
+    const arr = await createArray(new Map(), {
+      shape: [3],
+      chunks: [2],
+      dtype: arrowDataType({
+        name: "x",
+        type: { name: "utf8" },
+        nullable: true,
+        children: [],
+      }) as never,
+      fillValue: null,
+    });
+    expect(arr.metadata.codecs[0].name).toBe("z.arrow-ipc");
+    await arr.set(null, ["a", null, "c"]);
+    expect((await arr.get()).data).toEqual(["a", null, "c"]);
+  });
+});

@@ -31,6 +31,11 @@ export function asBytes(value: unknown): Uint8Array | undefined {
 export class BytesDataType extends PlainArrayType<Uint8Array> {
   readonly name = "bytes";
   readonly kind = "bytes";
+
+  /** Bytes are stored with `vlen-bytes`, as zarr-python does. */
+  defaultSerializer() {
+    return { name: "vlen-bytes" };
+  }
   readonly defaultFill = EMPTY;
   protected readonly serializerHint = "vlen-bytes";
 

@@ -11,6 +11,11 @@ import { PlainArrayType } from "./plain-array.js";
 export class StringDataType extends PlainArrayType<string> {
   readonly name = "string";
   readonly kind = "string";
+
+  /** Strings are stored with `vlen-utf8`, as zarr-python does. */
+  defaultSerializer() {
+    return { name: "vlen-utf8" };
+  }
   readonly defaultFill = "";
   protected readonly serializerHint = "vlen-utf8";
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../json.js";
+import type { JsonObject, JsonValue } from "../json.js";
 import type { Container } from "./containers.js";
 
 /** Byte order of multi-byte elements in stored chunks. */
@@ -68,6 +68,12 @@ export interface DataType<S = unknown, C extends Container = Container> {
    * types whose elements are primitives.
    */
   isScalar?(value: unknown): boolean;
+  /**
+   * The serializer (array-to-bytes codec) new arrays of this type get when the user names
+   * none; types without one use `bytes`. Variable-length and Arrow types say which codec
+   * stores them.
+   */
+  defaultSerializer?(): { name: string; configuration?: JsonObject };
   /** Writes `value` into elements `[start, end)` of a container. */
   fill(data: C, value: S, start?: number, end?: number): void;
   /** Whether every element of the container equals `value` (NaN equals NaN here). */
