@@ -35,7 +35,7 @@ export const ARROW_DATA_TYPE_VERSION = "0.1.0";
  * ```
  *
  * The field is in Arrow's JSON integration-test format. Elements are held in a plain array
- * (`unknown[]`), one JavaScript value per element: see {@link coerceElement} for the forms
+ * (`unknown[]`), one JavaScript value per element: see the package README for the forms
  * (numbers, bigints for 64-bit integers and temporal types, strings, Uint8Arrays, decimal
  * strings, arrays, objects, `[key, value]` pairs, `{typeId, value}`), `null` for nulls. The fill
  * value is `null` for a nullable field (so chunks never written read as nulls), otherwise an
