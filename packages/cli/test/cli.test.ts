@@ -1,33 +1,20 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { bufferedOutput, main } from "@z/cli";
 import {
   deferredReason,
   expectedArrays,
   fixturePath,
   haveFixtures,
   repositoryRoot,
-  tempDir,
+  runCli,
+  scratchFolders,
 } from "@z/test-utils";
 import { createArray, FsStore, openArray, slice } from "@z/zarr";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-async function run(...args: string[]) {
-  const output = bufferedOutput();
-  const code = await main(args, output);
-  return { code, ...output };
-}
-
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
-function scratch(): string {
-  const { dir, remove } = tempDir("z-cli-");
-  cleanups.push(remove);
-  return dir;
-}
+const scratch = scratchFolders("z-cli-");
+const run = runCli;
 
 async function sampleArray(dir: string, zarrFormat: 2 | 3) {
   const store = new FsStore(dir);

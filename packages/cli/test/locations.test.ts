@@ -1,11 +1,11 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { bufferedOutput, main } from "@z/cli";
 import {
   expectedArrays,
   fixturePath,
   haveFixtures,
   havePython,
+  runCli,
   runPython,
   startTestHttpServer,
   type TestHttpServer,
@@ -14,11 +14,7 @@ import {
 import { createArray, FsStore, slice } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-async function run(...args: string[]) {
-  const output = bufferedOutput();
-  const code = await main(args, output);
-  return { code, ...output };
-}
+const run = runCli;
 
 const present = haveFixtures("zarr CLI on zip files and URLs");
 const sandbox = tempDir("z-cli-locations-");

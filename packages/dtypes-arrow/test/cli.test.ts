@@ -1,25 +1,11 @@
-import { bufferedOutput, main } from "@z/cli";
 import { arrowDataType } from "@z/dtypes-arrow";
-import { tempDir } from "@z/test-utils";
+import { runCli, scratchFolders } from "@z/test-utils";
 import { createArray, FsStore, slice } from "@z/zarr";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { field } from "./cases.js";
 
-async function run(...args: string[]) {
-  const output = bufferedOutput();
-  const code = await main(args, output);
-  return { code, ...output };
-}
-
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
-function scratch(): string {
-  const { dir, remove } = tempDir("z-cli-arrow-");
-  cleanups.push(remove);
-  return dir;
-}
+const scratch = scratchFolders("z-cli-arrow-");
+const run = runCli;
 
 const RECORD = field("record", { name: "struct" }, true, [
   field("id", { name: "int", bitWidth: 64, isSigned: false }, false),

@@ -1,25 +1,11 @@
-import { bufferedOutput, main } from "@z/cli";
-import { tempDir } from "@z/test-utils";
+import { runCli, scratchFolders } from "@z/test-utils";
 import { createArray, FsStore, openArray, slice } from "@z/zarr";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 const TEXTS = ["", "é", "🚀", "a\0b", "日本", "z"];
 
-async function run(...args: string[]) {
-  const output = bufferedOutput();
-  const code = await main(args, output);
-  return { code, ...output };
-}
-
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
-function scratch(): string {
-  const { dir, remove } = tempDir("z-cli-strings-");
-  cleanups.push(remove);
-  return dir;
-}
+const scratch = scratchFolders("z-cli-strings-");
+const run = runCli;
 
 describe("zarr get --json on variable-length arrays", () => {
   it("prints strings as strings and bytes as {base64}", async () => {

@@ -1,3 +1,4 @@
+export * from "./cli.js";
 export * from "./expected.js";
 export * from "./fixtures.js";
 export * from "./golden.js";

@@ -40,71 +40,72 @@ export interface ComplexAccessors {
  * z.getComplex(1); // {re: 1.5, im: -2}
  * ```
  */
-export class Complex64Array extends Float32Array implements ComplexAccessors {
-  get count(): number {
-    return this.length >> 1;
-  }
-  real(index: number): number {
-    return this[2 * index];
-  }
-  imag(index: number): number {
-    return this[2 * index + 1];
-  }
-  getComplex(index: number): Complex {
-    return { re: this[2 * index], im: this[2 * index + 1] };
-  }
-  setComplex(index: number, re: number, im = 0): void {
-    this[2 * index] = re;
-    this[2 * index + 1] = im;
-  }
-  toComplexArray(): Complex[] {
-    return Array.from({ length: this.count }, (_, i) => this.getComplex(i));
-  }
-  /** A zeroed container of `count` complex elements. */
-  static ofCount(count: number): Complex64Array {
-    return new Complex64Array(2 * count);
-  }
-  /** A container holding the given complex numbers. */
-  static fromComplex(values: Iterable<Complex>): Complex64Array {
-    const items = [...values];
-    const out = Complex64Array.ofCount(items.length);
-    for (let i = 0; i < items.length; i++) out.setComplex(i, items[i].re, items[i].im);
-    return out;
-  }
-}
+export class Complex64Array extends (withComplexAccessors(
+  Float32Array,
+) as unknown as ComplexArrayClass<Float32Array>) {}
 
 /** The container of `complex128` arrays: like {@link Complex64Array}, over a Float64Array. */
-export class Complex128Array extends Float64Array implements ComplexAccessors {
-  get count(): number {
-    return this.length >> 1;
-  }
-  real(index: number): number {
-    return this[2 * index];
-  }
-  imag(index: number): number {
-    return this[2 * index + 1];
-  }
-  getComplex(index: number): Complex {
-    return { re: this[2 * index], im: this[2 * index + 1] };
-  }
-  setComplex(index: number, re: number, im = 0): void {
-    this[2 * index] = re;
-    this[2 * index + 1] = im;
-  }
-  toComplexArray(): Complex[] {
-    return Array.from({ length: this.count }, (_, i) => this.getComplex(i));
-  }
+export class Complex128Array extends (withComplexAccessors(
+  Float64Array,
+) as unknown as ComplexArrayClass<Float64Array>) {}
+
+/** The class of a complex container over the TypedArray `T`. */
+export interface ComplexArrayClass<T> {
+  /** A container of `length` parts (half as many complex elements). */
+  new (length: number): T & ComplexAccessors;
+  /** A container viewing `length` parts of a buffer. */
+  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T & ComplexAccessors;
   /** A zeroed container of `count` complex elements. */
-  static ofCount(count: number): Complex128Array {
-    return new Complex128Array(2 * count);
-  }
+  ofCount(count: number): T & ComplexAccessors;
   /** A container holding the given complex numbers. */
-  static fromComplex(values: Iterable<Complex>): Complex128Array {
-    const items = [...values];
-    const out = Complex128Array.ofCount(items.length);
-    for (let i = 0; i < items.length; i++) out.setComplex(i, items[i].re, items[i].im);
-    return out;
-  }
+  fromComplex(values: Iterable<Complex>): T & ComplexAccessors;
+  /** Bytes per part. */
+  readonly BYTES_PER_ELEMENT: number;
+}
+
+/** The complex accessors over a Float32Array or Float64Array class (one definition for both). */
+function withComplexAccessors<B extends Float32ArrayConstructor | Float64ArrayConstructor>(
+  Base: B,
+) {
+  // TypedArray constructors are not mixin-shaped to TypeScript; the cast keeps `this[i]` typed.
+  const TypedBase = Base as unknown as Float64ArrayConstructor;
+  return class extends TypedBase implements ComplexAccessors {
+    get count(): number {
+      return this.length >> 1;
+    }
+    real(index: number): number {
+      return this[2 * index];
+    }
+    imag(index: number): number {
+      return this[2 * index + 1];
+    }
+    getComplex(index: number): Complex {
+      return { re: this[2 * index], im: this[2 * index + 1] };
+    }
+    setComplex(index: number, re: number, im = 0): void {
+      this[2 * index] = re;
+      this[2 * index + 1] = im;
+    }
+    toComplexArray(): Complex[] {
+      return Array.from({ length: this.count }, (_, i) => this.getComplex(i));
+    }
+    /** A zeroed container of `count` complex elements. */
+    static ofCount<T>(this: new (length: number) => T, count: number): T {
+      return new this(2 * count);
+    }
+    /** A container holding the given complex numbers. */
+    static fromComplex<T extends ComplexAccessors>(
+      this: new (
+        length: number,
+      ) => T,
+      values: Iterable<Complex>,
+    ): T {
+      const items = [...values];
+      const out = new this(2 * items.length);
+      for (let i = 0; i < items.length; i++) out.setComplex(i, items[i].re, items[i].im);
+      return out;
+    }
+  };
 }
 
 type ComplexContainer = Complex64Array | Complex128Array;
