@@ -7,7 +7,7 @@ import {
   type Readable,
   ReadOnlyError,
   type StoreLike,
-  toStore,
+  toStoreAsync,
   type Writable,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
@@ -145,11 +145,11 @@ function mixedFormats(
  *    subtrees removed), so a consolidated hierarchy stays complete for nodes created here.
  */
 export async function createNodes(
-  store: StoreLike,
+  store: StoreLike | string,
   specs: Iterable<readonly [string, NodeSpec]>,
   options: HierarchyOptions = {},
 ): Promise<CreatedNodes> {
-  const s = toStore(store);
+  const s = await toStoreAsync(store);
   const list = [...specs].map(([path, spec]) => [normalizePath(path), spec] as const);
   const w = writable(s, list[0]?.[0] ?? "");
   const { signal, overwrite } = options;
@@ -281,15 +281,15 @@ function consolidatedUpdates(
  *   MetadataError, UnknownCodecError, UnknownDataTypeError, ReadOnlyError
  */
 export async function createArray<D extends string>(
-  store: StoreLike,
+  store: StoreLike | string,
   options: ArrayOptions & CreateNodeOptions & { dtype: D },
 ): Promise<ZarrArray<ContainerOf<D>>>;
 export async function createArray(
-  store: StoreLike,
+  store: StoreLike | string,
   options: ArrayOptions & CreateNodeOptions,
 ): Promise<ZarrArray>;
 export async function createArray(
-  store: StoreLike,
+  store: StoreLike | string,
   options: ArrayOptions & CreateNodeOptions,
 ): Promise<ZarrArray> {
   const path = normalizePath(options.path);
@@ -301,7 +301,10 @@ export async function createArray(
  * Creates a group (and any missing parent groups).
  * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`)
  */
-export async function createGroup(store: StoreLike, options: GroupOptions = {}): Promise<Group> {
+export async function createGroup(
+  store: StoreLike | string,
+  options: GroupOptions = {},
+): Promise<Group> {
   const path = normalizePath(options.path);
   const spec: NodeSpec = {
     kind: "group",
@@ -330,7 +333,7 @@ export async function createGroup(store: StoreLike, options: GroupOptions = {}):
  *   formats), UnknownCodecError, UnknownDataTypeError, ReadOnlyError
  */
 export async function createHierarchy(
-  store: StoreLike,
+  store: StoreLike | string,
   nodes: Record<string, NodeSpec> | Map<string, NodeSpec>,
   options: HierarchyOptions = {},
 ): Promise<Map<string, ZarrArray | Group>> {

@@ -3,7 +3,7 @@ import {
   normalizePath,
   type Readable,
   type StoreLike,
-  toStore,
+  toStoreAsync,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import { Group } from "./group.js";
@@ -51,10 +51,10 @@ export function nodeFromMetadata(
  *   unsupported ones
  */
 export async function open(
-  store: StoreLike,
+  store: StoreLike | string,
   options: OpenOptions = {},
 ): Promise<ZarrArray | Group> {
-  const s = toStore(store);
+  const s = await toStoreAsync(store);
   const path = normalizePath(options.path);
   const node = await readNodeMetadata(s, path, options);
   if (!node) {
@@ -76,7 +76,7 @@ export async function open(
 
 /** Opens the array at a path. @throws NotFoundError when there is no array there */
 export async function openArray(
-  store: StoreLike,
+  store: StoreLike | string,
   options: Omit<OpenOptions, "kind" | "consolidated"> = {},
 ): Promise<ZarrArray> {
   return (await open(store, { ...options, kind: "array" })) as ZarrArray;
@@ -88,7 +88,7 @@ export async function openArray(
  * @throws NotFoundError when there is no group there
  */
 export async function openGroup(
-  store: StoreLike,
+  store: StoreLike | string,
   options: Omit<OpenOptions, "kind"> = {},
 ): Promise<Group> {
   return (await open(store, { ...options, kind: "group" })) as Group;

@@ -1,33 +1,18 @@
 import { rm, stat } from "node:fs/promises";
-import { createZipFile, FsStore, HttpStore, openZipFile, type Readable, ZipStore } from "@z/zarr";
+import {
+  createZipFile,
+  FsStore,
+  isZipLocation,
+  type Readable,
+  resolveStore,
+  ZipStore,
+} from "@z/zarr";
 import { UsageError } from "./errors.js";
 
 /** Zip stores this process opened, with the file a new archive is written to. */
 const opened = new Map<ZipStore, string | undefined>();
 
 const isUrl = (location: string) => /^https?:\/\//i.test(location);
-/** Whether a location names a zip archive (`.zip`, query string aside for URLs). */
-const isZipName = (location: string) =>
-  /\.zip$/i.test(isUrl(location) ? location.split(/[?#]/)[0] : location);
-
-/** A URL of a `.zip` as the folder URL (query kept) and the archive's name in it. */
-function splitZipUrl(location: string): { folder: string; name: string } {
-  const url = new URL(location);
-  const slash = url.pathname.lastIndexOf("/");
-  const name = decodeURIComponent(url.pathname.slice(slash + 1));
-  url.pathname = url.pathname.slice(0, slash + 1);
-  url.hash = "";
-  return { folder: url.href, name };
-}
-
-async function openHttp(location: string, create: boolean): Promise<Readable> {
-  if (create) throw new UsageError(`Cannot write to ${location}: HTTP locations are read-only`);
-  if (!isZipName(location)) return new HttpStore(location);
-  const { folder, name } = splitZipUrl(location);
-  const store = await ZipStore.fromStore(new HttpStore(folder), name);
-  opened.set(store, undefined);
-  return store;
-}
 
 /**
  * Opens the store a `<location>` argument names: a directory, a `.zip` file, or an http(s) URL
@@ -41,9 +26,11 @@ export async function openLocation(
   options: { create?: boolean } = {},
 ): Promise<Readable> {
   const create = options.create ?? false;
-  if (isUrl(location)) return openHttp(location, create);
+  if (!create) return openSource(location);
+  if (isUrl(location))
+    throw new UsageError(`Cannot write to ${location}: HTTP locations are read-only`);
   const info = await stat(location).catch(() => undefined);
-  if (create && isZipName(location)) {
+  if (isZipLocation(location)) {
     if (info !== undefined) {
       throw new UsageError(
         `${location} already exists: zarr copy writes a new .zip file (remove it first)`,
@@ -53,20 +40,23 @@ export async function openLocation(
     opened.set(store, location);
     return store;
   }
-  if (info === undefined && !create)
-    throw new UsageError(`No such directory or zip file: ${location}`);
   if (info?.isFile()) {
-    if (create)
-      throw new UsageError(
-        `${location} is a file: a destination is a directory or a new .zip file`,
-      );
-    const store = await openZipFile(location);
-    opened.set(store, undefined);
-    return store;
+    throw new UsageError(`${location} is a file: a destination is a directory or a new .zip file`);
   }
-  if (info !== undefined && !info.isDirectory())
-    throw new UsageError(`${location} is neither a directory nor a zip file`);
-  return new FsStore(location, { readOnly: !create });
+  return new FsStore(location);
+}
+
+/** A location to read: whatever the registered store schemes make of it (folder, zip, URL). */
+async function openSource(location: string): Promise<Readable> {
+  if (!isUrl(location) && !/^[a-z][a-z0-9+.-]+:/i.test(location)) {
+    const info = await stat(location).catch(() => undefined);
+    if (info === undefined) throw new UsageError(`No such directory or zip file: ${location}`);
+    if (!info.isFile() && !info.isDirectory())
+      throw new UsageError(`${location} is neither a directory nor a zip file`);
+  }
+  const store = await resolveStore(location);
+  if (store instanceof ZipStore) opened.set(store, undefined);
+  return store;
 }
 
 /** Completes a destination once everything was written to it (writes a new zip's directory). */

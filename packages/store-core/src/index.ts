@@ -8,6 +8,7 @@ export * from "./coalescing-store.js";
 export * from "./errors.js";
 export * from "./keys.js";
 export * from "./listing.js";
+export * from "./location.js";
 export * from "./map-store.js";
 export * from "./normalize.js";
 export * from "./range.js";

@@ -22,3 +22,4 @@ export * from "@z/store-core";
 export * from "@z/store-http";
 export * from "@z/store-memory";
 export * from "@z/store-zip";
+export * from "./locations.js";

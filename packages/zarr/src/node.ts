@@ -7,3 +7,4 @@
 export * from "@z/store-fs";
 export * from "@z/store-zip/node";
 export * from "./index.js";
+export * from "./locations-node.js";

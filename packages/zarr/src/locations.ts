@@ -1,0 +1,28 @@
+import { type Readable, registerStore } from "@z/store-core";
+import { HttpStore } from "@z/store-http";
+import { ZipStore } from "@z/store-zip";
+
+/** Whether a location names a zip archive (`.zip`, query string aside). */
+export function isZipLocation(location: string): boolean {
+  return /\.zip$/i.test(location.split(/[?#]/)[0]);
+}
+
+/** A zip archive at an http(s) URL, read by ranges through the folder that holds it. */
+export function openZipUrl(location: string): Promise<ZipStore> {
+  const url = new URL(location);
+  const slash = url.pathname.lastIndexOf("/");
+  const name = decodeURIComponent(url.pathname.slice(slash + 1));
+  url.pathname = url.pathname.slice(0, slash + 1);
+  url.hash = "";
+  return ZipStore.fromStore(new HttpStore(url.href), name);
+}
+
+/** An http(s) URL of a hierarchy's folder, or of a `.zip`. */
+async function openUrl(location: string): Promise<Readable> {
+  return isZipLocation(location) ? openZipUrl(location) : new HttpStore(location);
+}
+
+registerStore("http", openUrl);
+registerStore("https", openUrl);
+// `zip:<url>`: an archive at a URL whatever its name (Node also takes `zip:<path>`).
+registerStore("zip", (location) => openZipUrl(location.slice("zip:".length)));
