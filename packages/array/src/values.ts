@@ -20,7 +20,13 @@ export type Scalar = number | bigint | boolean | string;
  * selection's shape, a flat TypedArray or array of exactly as many elements (C order), or
  * nested arrays.
  */
-export type SetValue = Scalar | NdValue | Container | unknown[];
+export type SetValue =
+  | Scalar
+  | null
+  | NdValue
+  | Container
+  | unknown[]
+  | { readonly [field: string]: unknown };
 
 function isBigIntArray(data: unknown): boolean {
   return data instanceof BigInt64Array || data instanceof BigUint64Array;

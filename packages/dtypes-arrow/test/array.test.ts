@@ -129,7 +129,7 @@ describe("1-d and 3-d arrays, partial writes, missing chunks", () => {
         dtype: arrowDataType(nullable(label).field),
         serializer: "z.arrow-ipc",
       });
-      await arr.set([1, slice(0, 2)], value);
+      await arr.set([1, slice(0, 2)], value as never);
       expect((await arr.get()).data).toEqual([null, null, null, value, value, null]);
     }
   });

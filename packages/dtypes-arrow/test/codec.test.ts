@@ -222,7 +222,7 @@ describe("the reader reads what apache-arrow's builders and writer produce", () 
       "map",
       A.vectorFromArray(
         [new Map([["a", 1]]), null, new Map()],
-        new A.Map_(
+        new (A.Map_ as unknown as new (...args: unknown[]) => A.DataType)(
           I(
             "entries",
             new A.Struct([I("key", new A.Utf8(), false), I("value", new A.Int32())]),

@@ -71,7 +71,7 @@ const APACHE_FIELDS: Record<string, A.Field> = {
   ),
   "map<utf8, int64>": F(
     "v",
-    new A.Map_(
+    new (A.Map_ as unknown as new (...args: unknown[]) => A.DataType)(
       F("entries", new A.Struct([F("key", new A.Utf8(), false), F("value", new A.Int64())]), false),
       false,
     ),

@@ -60,7 +60,7 @@ it.skipIf(!enabled)(
         3,
       );
       const chunk = { data: values, shape: [n], stride: cOrderStrides([n]) };
-      let bytes = new Uint8Array(0);
+      let bytes: Uint8Array = new Uint8Array(0);
       const enc = await timeAsync(async () => {
         bytes = await p.encode(chunk);
       }, 3);

@@ -7,6 +7,7 @@ import {
   StringDataType,
   stringDataType,
 } from "@z/dtypes-vlen";
+import type { DataType } from "@z/metadata";
 import {
   FillValueError,
   int32,
@@ -141,9 +142,12 @@ describe("elements", () => {
   });
 
   it("the fixed-size bytes codec cannot store them, and says which codec can", () => {
-    expect(() => stringDataType.encode(["a"], "little")).toThrow(CodecConfigError);
-    expect(() => stringDataType.encode(["a"], "little")).toThrow(/vlen-utf8/);
-    expect(() => bytesDataType.decode(new Uint8Array(0), 0, "little")).toThrow(/vlen-bytes/);
+    // Called as the bytes codec calls any data type.
+    const strings: DataType = stringDataType;
+    const bytes: DataType = bytesDataType;
+    expect(() => strings.encode(["a"], "little")).toThrow(CodecConfigError);
+    expect(() => strings.encode(["a"], "little")).toThrow(/vlen-utf8/);
+    expect(() => bytes.decode(new Uint8Array(0), 0, "little")).toThrow(/vlen-bytes/);
   });
 });
 

@@ -38,8 +38,6 @@ export interface Readable {
    * return views of what they keep (a Map) leave it unset.
    */
   readonly freshReads?: boolean;
-  /** The size of a value in bytes (`undefined` when missing), when the store can tell without reading it. */
-  size?(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
 }
 
 /** A store that can be written. */

@@ -52,7 +52,7 @@ export class ObjectDataType extends PlainArrayType<unknown> {
     return V3_TYPE_OF_CODEC[this.codecId ?? ""] ?? OBJECT_V3_NAME;
   }
 
-  parseFill(json: JsonValue): unknown {
+  parseFill(json: JsonValue, _format?: ZarrFormat): unknown {
     return json;
   }
 

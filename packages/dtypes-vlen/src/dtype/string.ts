@@ -36,7 +36,7 @@ export class StringDataType extends PlainArrayType<string> {
     );
   }
 
-  fillToJson(value: string): JsonValue {
+  fillToJson(value: string, _format?: ZarrFormat): JsonValue {
     return value;
   }
 
