@@ -119,10 +119,7 @@ export class ChunkIo implements ChunkAccess {
 
   /** A chunk filled with the fill value, in C order. */
   fillChunk(): Chunk {
-    const { dataType, fillValue } = this.metadata;
-    const data = dataType.create(product(this.chunkShape));
-    dataType.fill(data, fillValue);
-    return { data, shape: [...this.chunkShape], stride: cOrderStrides(this.chunkShape) };
+    return writableChunk(this.metadata, this.chunkShape);
   }
 
   /**
@@ -188,18 +185,7 @@ export class ChunkIo implements ChunkAccess {
 
   /** A writable C-order copy of a stored chunk (or a fill-valued chunk when it is missing). */
   async readForUpdate(coords: readonly number[], options: ChunkIoOptions = {}): Promise<Chunk> {
-    const stored = await this.read(coords, options);
-    const chunk = this.fillChunk();
-    if (stored) {
-      // Decoded chunks may be views of the store's own buffer; never modify them in place.
-      copyStrided(
-        { data: stored.data, offset: 0, stride: stored.stride },
-        { data: chunk.data, offset: 0, stride: chunk.stride },
-        chunk.shape,
-        this.metadata.dataType.lanes,
-      );
-    }
-    return chunk;
+    return writableChunk(this.metadata, this.chunkShape, await this.read(coords, options));
   }
 
   /** Deletes a chunk. */
@@ -208,6 +194,31 @@ export class ChunkIo implements ChunkAccess {
       signal: options.signal,
     });
   }
+}
+
+/**
+ * A C-order chunk of `shape` that a write may modify: a copy of `stored` when given (decoded
+ * chunks may be views of the store's own buffer, never modified in place), else the fill value.
+ */
+export function writableChunk(
+  metadata: Pick<ArrayMetadata, "dataType" | "fillValue">,
+  shape: readonly number[],
+  stored?: Chunk,
+): Chunk {
+  const { dataType, fillValue } = metadata;
+  const data = dataType.create(product(shape));
+  const stride = cOrderStrides(shape);
+  if (stored) {
+    copyStrided(
+      { data: stored.data, offset: 0, stride: stored.stride },
+      { data, offset: 0, stride },
+      shape,
+      dataType.lanes,
+    );
+  } else {
+    dataType.fill(data, fillValue);
+  }
+  return { data, shape: [...shape], stride };
 }
 
 /** Whether a scalar equals the fill value (NaN equal to NaN), by the data type's own rule. */

@@ -1,4 +1,4 @@
-import { BasicIndexer, type ChunkPart, type Indexer, slice } from "@z/indexing";
+import { BasicIndexer, type Indexer, slice } from "@z/indexing";
 import { isListable, prefixOf } from "@z/store-core";
 import type { ZarrArray } from "./array.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
@@ -85,18 +85,19 @@ export async function shrinkChunks(
   }
 }
 
+/**
+ * Writes the fill value over a region. Chunks that were never written stay missing (they
+ * decode as fill and are deleted, not stored), so there is no need to check first which exist.
+ */
 async function resetToFill(
   array: ZarrArray,
   indexer: Indexer,
   options: { signal?: AbortSignal; concurrency?: number },
 ): Promise<void> {
-  const source = { scalar: array.metadata.fillValue };
-  const parts: ChunkPart[] = [];
-  for (const part of indexer.parts()) parts.push(part);
-  // Only chunks that exist need resetting; writing the fill value into missing ones would be a no-op.
-  const existing: ChunkPart[] = [];
-  await forEachConcurrent(parts, options.concurrency ?? DEFAULT_CONCURRENCY, async (part) => {
-    if ((await array.io.readRaw(part.coords, options)) !== undefined) existing.push(part);
-  });
-  await array.access.writeParts(existing, source, options, () => {});
+  await array.access.writeParts(
+    indexer.parts(),
+    { scalar: array.metadata.fillValue },
+    options,
+    () => {},
+  );
 }

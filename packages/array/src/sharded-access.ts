@@ -1,9 +1,9 @@
 import { DecodeError, type ShardIndex, type ShardingCodec } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
-import { type Chunk, copyStrided } from "@z/metadata";
+import type { Chunk } from "@z/metadata";
 import { CoalescingStore, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
-import { type ChunkIo, locate } from "./chunk-io.js";
+import { type ChunkIo, locate, writableChunk } from "./chunk-io.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { LruCache } from "./lru.js";
 
@@ -207,17 +207,13 @@ export class ShardedAccess implements ChunkAccess {
           ? new Array<Uint8Array | undefined>(this.codec.innerCount).fill(undefined)
           : await this.storedChunks(key, options);
         for (const { part, inner } of group.items) {
-          const chunk = this.innerFill();
           const stored = chunks[inner];
-          if (stored && !part.covers(this.chunkShape, shape)) {
-            const decoded = await this.codec.decodeInner(stored, inner);
-            copyStrided(
-              { data: decoded.data, offset: 0, stride: decoded.stride },
-              { data: chunk.data, offset: 0, stride: chunk.stride },
-              chunk.shape,
-              dataType.lanes,
-            );
-          }
+          const keep = stored && !part.covers(this.chunkShape, shape);
+          const chunk = writableChunk(
+            this.codec.innerSpec,
+            this.chunkShape,
+            keep ? await this.codec.decodeInner(stored, inner) : undefined,
+          );
           part.write(chunk, source, dataType);
           chunks[inner] = dataType.isAllFill(chunk.data, fillValue)
             ? undefined
@@ -231,18 +227,5 @@ export class ShardedAccess implements ChunkAccess {
       },
       options.signal,
     );
-  }
-
-  private innerFill(): Chunk {
-    const spec = this.codec.innerSpec;
-    const data = spec.dataType.create(spec.shape.reduce((a, b) => a * b, 1));
-    spec.dataType.fill(data, spec.fillValue);
-    const stride: number[] = [];
-    let step = 1;
-    for (let i = spec.shape.length - 1; i >= 0; i--) {
-      stride[i] = step;
-      step *= spec.shape[i];
-    }
-    return { data, shape: [...spec.shape], stride };
   }
 }

@@ -34,8 +34,7 @@ function isBigIntArray(data: unknown): boolean {
 
 function checkElementKind(data: Container, dataType: DataType): void {
   if (!isTypedArray(data)) return;
-  const wantsBig =
-    dataType.create(0) instanceof BigInt64Array || dataType.create(0) instanceof BigUint64Array;
+  const wantsBig = isBigIntArray(dataType.create(0));
   if (wantsBig !== isBigIntArray(data)) {
     throw new ValueShapeError(
       `Cannot write a ${data.constructor.name} to a ${dataType.name} array: ` +
