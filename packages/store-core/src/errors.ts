@@ -46,6 +46,20 @@ export class ReadOnlyError extends StoreError {
   }
 }
 
+/**
+ * A conditional write (`ifMatch` / `ifNoneMatch`) found the key changed or present: another
+ * writer got there first. Read again and retry.
+ */
+export class ConflictError extends StoreError {
+  override name = "ConflictError";
+  constructor(
+    readonly key: string,
+    reason = "it was changed by another writer",
+  ) {
+    super(`Conditional write of ${JSON.stringify(key)} refused: ${reason}`);
+  }
+}
+
 /** A store that lacks a capability an operation needs (writing, listing, ranges). */
 export class UnsupportedOperationError extends StoreError {
   override name = "UnsupportedOperationError";

@@ -12,6 +12,25 @@ export interface GetOptions {
 export interface SetOptions {
   /** Abort the write. */
   signal?: AbortSignal;
+  /**
+   * Write only if the stored value still has this version (as reported by `getVersioned`);
+   * otherwise reject with a `ConflictError` and change nothing. Only stores with
+   * `conditionalWrites: true` honour it; others reject with `UnsupportedOperationError`.
+   */
+  ifMatch?: string;
+  /**
+   * `"*"`: write only if the key does not exist; otherwise reject with a `ConflictError`.
+   * Only stores with `conditionalWrites: true` honour it.
+   */
+  ifNoneMatch?: "*";
+}
+
+/** A value together with the version a conditional write can compare against. */
+export interface VersionedValue {
+  /** The whole value. */
+  value: Uint8Array;
+  /** An opaque version (an ETag, a generation, a content hash) that changes with every write. */
+  version: string;
 }
 
 /**
@@ -38,6 +57,15 @@ export interface Readable {
    * return views of what they keep (a Map) leave it unset.
    */
   readonly freshReads?: boolean;
+  /**
+   * Reads a whole value with its version, for optimistic read-modify-write with
+   * `set(key, value, {ifMatch: version})`; `undefined` when the key does not exist. Stores
+   * that offer it also set `conditionalWrites`.
+   */
+  getVersioned?(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<VersionedValue | undefined>;
 }
 
 /** A store that can be written. */
@@ -50,6 +78,11 @@ export interface Writable {
   deletePrefix(prefix: string, options?: SetOptions): Promise<void>;
   /** Writes a value only if the key does not exist yet; resolves to whether it wrote. */
   setIfNotExists?(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean>;
+  /**
+   * True when `set` honours `ifMatch` and `ifNoneMatch` atomically, so writers in other
+   * processes or machines cannot lose each other's updates to one key.
+   */
+  readonly conditionalWrites?: boolean;
 }
 
 /** What `listDir` returns: the keys directly under a prefix and the sub-prefixes below it. */
@@ -92,4 +125,15 @@ export function isWritable(store: Readable): store is Readable & Writable {
 export function isListable(store: Readable): store is Readable & Listable {
   const s = store as Partial<Listable>;
   return typeof s.listPrefix === "function" && typeof s.listDir === "function";
+}
+
+/** Whether a store offers versioned reads and conditional writes. */
+export function hasConditionalWrites(
+  store: Readable,
+): store is Readable & Writable & Required<Pick<Readable, "getVersioned">> {
+  return (
+    isWritable(store) &&
+    (store as Partial<Writable>).conditionalWrites === true &&
+    typeof store.getVersioned === "function"
+  );
 }
