@@ -12,8 +12,12 @@ export interface AtomicWriteOptions {
   exclusive: boolean;
   /** Abort the write; the target is left as it was. */
   signal?: AbortSignal;
-  /** Creates a missing parent directory; called when a write finds it missing. */
-  ensureDirectory(directory: string): Promise<void>;
+  /**
+   * The real path of the folder the file goes in (symlinks followed), or undefined when it
+   * is missing; with `create`, a missing folder is created first. It throws to refuse a folder
+   * (one outside the store's root, say).
+   */
+  resolveDirectory(directory: string, create: boolean): Promise<string | undefined>;
 }
 
 /**
@@ -27,7 +31,8 @@ const ATTEMPTS = 8;
  * value or the whole new one: the bytes go to a uniquely named temporary file in the same
  * directory, are flushed (with `fsync`), and the file is renamed over the target, which
  * replaces it in one step. With `exclusive`, a hard link stands in for the rename: it fails if
- * the target exists, so exactly one of several racing writers wins.
+ * the target exists, so exactly one of several racing writers wins. The folder is resolved
+ * (and checked) by `options.resolveDirectory`, and the write goes to its real path.
  * @returns whether the value was written (false only with `exclusive`, when the file existed)
  */
 export async function writeAtomic(
@@ -36,19 +41,25 @@ export async function writeAtomic(
   options: AtomicWriteOptions,
 ): Promise<boolean> {
   const directory = path.dirname(file);
+  const name = path.basename(file);
   let createDirectory = false;
   for (let attempt = 1; ; attempt++) {
     throwIfAborted(options.signal);
     try {
       // mkdir itself can meet ENOENT when a delete prunes a parent it just made.
-      if (createDirectory) await options.ensureDirectory(directory);
-      return await writeOnce(directory, file, value, options);
+      const real = await options.resolveDirectory(directory, createDirectory);
+      if (real === undefined) throw missingFolder(directory);
+      return await writeOnce(real, path.join(real, name), value, options);
     } catch (error) {
       if (options.signal?.aborted) throw new AbortError(options.signal.reason);
       if (errorCode(error) !== "ENOENT" || attempt === ATTEMPTS) throw error;
       createDirectory = true;
     }
   }
+}
+
+function missingFolder(directory: string): Error {
+  return Object.assign(new Error(`ENOENT: the folder ${directory} is missing`), { code: "ENOENT" });
 }
 
 async function writeOnce(

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { lstat, readdir, rm, rmdir, stat, unlink } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -15,8 +15,8 @@ import {
   type Writable,
 } from "@z/store-core";
 import { writeAtomic } from "./atomic-write.js";
-import { errorCode, isNoDirectory, isNoFile } from "./fs-errors.js";
-import { checkKey, checkPrefix, keyPath } from "./paths.js";
+import { errorCode, isNoDirectory, isNoFile, toStoreError } from "./fs-errors.js";
+import { checkKey, checkPrefix, isInside, keyPath, RootPath } from "./paths.js";
 import { readFileRanges } from "./read.js";
 import { listDirectory, walkKeys } from "./walk.js";
 
@@ -43,8 +43,13 @@ export interface FsStoreOptions {
  * on every platform.
  *
  * - Keys are validated (no `..`, `.`, empty segments, `\`, NUL, leading or trailing `/`), so the
- *   store never builds a path outside its root. Symlinks inside the root are followed: they
- *   are the user's choice (say, chunks on another disk); the store never creates one.
+ *   store never builds a path outside its root. Symlinks are followed while their target stays
+ *   inside the root's real path; a read, write or delete through a link that leads outside is
+ *   refused with `OutsideRootError`, and listings skip such links. The store never creates one.
+ * - Only regular files are values: a FIFO, socket or device is an `FsError` (found without
+ *   blocking), a folder reads as missing. Every file system failure is a typed error:
+ *   `InvalidKeyError` for names the file system cannot hold (`ENAMETOOLONG`), `FsError` (with
+ *   `key`, `path`, `code` and `cause`) for the rest.
  * - Writes are atomic: the value goes to a temporary file `__z_tmp_<uuid>` next to the target,
  *   is flushed, and is renamed over it. Temporary files are never listed, and keys that look
  *   like them are refused.
@@ -61,6 +66,7 @@ export class FsStore implements Readable, Writable, Listable {
   /** Every read is a new buffer (see `Readable.freshReads`). */
   readonly freshReads = true;
   private readonly createRoot: boolean;
+  private readonly rootPath: RootPath;
 
   /**
    * @param root the store's folder, as a path or a `file:` URL; it need not exist yet
@@ -70,6 +76,7 @@ export class FsStore implements Readable, Writable, Listable {
     this.readOnly = options.readOnly ?? false;
     this.createRoot = options.mkdir ?? true;
     this.fsync = options.fsync ?? true;
+    this.rootPath = new RootPath(this.root);
   }
 
   /** The file path of a key (after validating it). */
@@ -78,8 +85,7 @@ export class FsStore implements Readable, Writable, Listable {
   }
 
   async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    const file = this.pathOf(key);
-    const parts = await readFileRanges(file, [options?.range], options?.signal);
+    const parts = await this.readRanges(key, [options?.range], options?.signal);
     return parts?.[0];
   }
 
@@ -88,18 +94,35 @@ export class FsStore implements Readable, Writable, Listable {
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
+    return this.readRanges(key, ranges, options?.signal);
+  }
+
+  /** Reads ranges of a key's file, after checking where its path really leads. */
+  private async readRanges(
+    key: string,
+    ranges: readonly (ByteRange | undefined)[],
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array[] | undefined> {
     const file = this.pathOf(key);
-    return readFileRanges(file, ranges, options?.signal);
+    throwIfAborted(signal);
+    try {
+      const real = await this.rootPath.resolve(file, key, "read");
+      if (real === undefined) return undefined;
+      return await readFileRanges(real, ranges, signal, key);
+    } catch (error) {
+      throw toStoreError(error, key, file, "read");
+    }
   }
 
   async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
     const file = this.pathOf(key);
     throwIfAborted(options?.signal);
     try {
-      return (await stat(file)).isFile();
+      const real = await this.rootPath.resolve(file, key, "read");
+      return real !== undefined && (await stat(real)).isFile();
     } catch (error) {
       if (isNoFile(error)) return false;
-      throw error;
+      throw toStoreError(error, key, file, "read");
     }
   }
 
@@ -113,25 +136,56 @@ export class FsStore implements Readable, Writable, Listable {
 
   async delete(key: string, options?: SetOptions): Promise<void> {
     this.checkWritable(key, "delete");
-    const file = this.pathOf(key);
+    const lexical = this.pathOf(key);
     throwIfAborted(options?.signal);
     try {
-      await unlink(file);
+      // The link at the key itself may go (it is inside); the folders above must be inside.
+      const directory = await this.rootPath.resolveDirectory(
+        path.dirname(lexical),
+        key,
+        "delete",
+        false,
+      );
+      if (directory === undefined) return;
+      const file = path.join(directory, path.basename(lexical));
+      try {
+        await unlink(file);
+      } catch (error) {
+        if (isNoFile(error)) return;
+        // Unlinking a directory is EPERM on macOS and Windows: there is no value to delete.
+        if (errorCode(error) === "EPERM" && (await isDirectory(file))) return;
+        throw error;
+      }
+      await this.prune(directory);
     } catch (error) {
-      if (isNoFile(error)) return;
-      // Unlinking a directory is EPERM on macOS and Windows: there is no value to delete.
-      if (errorCode(error) === "EPERM" && (await isDirectory(file))) return;
-      throw error;
+      throw toStoreError(error, key, lexical, "delete");
     }
-    await this.prune(path.dirname(file));
   }
 
   async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
     this.checkWritable(prefix, "delete");
     checkPrefix(prefix);
     throwIfAborted(options?.signal);
-    if (prefix === "") return this.clearRoot();
-    const directory = keyPath(this.root, prefix);
+    const lexical = keyPath(this.root, prefix);
+    try {
+      if (prefix === "") return await this.clearRoot();
+      await this.removePrefixFolder(prefix, lexical);
+    } catch (error) {
+      throw toStoreError(error, prefix, lexical, "delete");
+    }
+  }
+
+  private async removePrefixFolder(prefix: string, lexical: string): Promise<void> {
+    // The folders above must be inside the root; the prefix's own folder, if a link, is
+    // removed as a link (Node's rm never follows the links inside a tree it removes).
+    const parent = await this.rootPath.resolveDirectory(
+      path.dirname(lexical),
+      prefix,
+      "delete",
+      false,
+    );
+    if (parent === undefined) return;
+    const directory = path.join(parent, path.basename(lexical));
     let stats: Awaited<ReturnType<typeof lstat>>;
     try {
       stats = await lstat(directory);
@@ -147,21 +201,45 @@ export class FsStore implements Readable, Writable, Listable {
     } else {
       return; // A file: the key `a` is not under the prefix `a/`.
     }
-    await this.prune(path.dirname(directory));
+    await this.prune(parent);
   }
 
   async *list(): AsyncGenerator<string> {
-    yield* walkKeys(this.root, "");
+    yield* this.listPrefix("");
   }
 
   async *listPrefix(prefix: string): AsyncGenerator<string> {
     checkPrefix(prefix);
-    yield* walkKeys(keyPath(this.root, prefix), prefix);
+    const directory = keyPath(this.root, prefix);
+    try {
+      const realRoot = await this.realRootForListing();
+      if (realRoot === undefined) return;
+      yield* walkKeys(directory, prefix, realRoot);
+    } catch (error) {
+      throw toStoreError(error, prefix, directory, "list");
+    }
   }
 
   async listDir(prefix: string): Promise<DirListing> {
     checkPrefix(prefix);
-    return listDirectory(keyPath(this.root, prefix), prefix);
+    const directory = keyPath(this.root, prefix);
+    try {
+      const realRoot = await this.realRootForListing();
+      if (realRoot === undefined) return { keys: [], prefixes: [] };
+      return await listDirectory(directory, prefix, realRoot);
+    } catch (error) {
+      throw toStoreError(error, prefix, directory, "list");
+    }
+  }
+
+  /** The root's real path; undefined when the root is missing (an empty store). */
+  private async realRootForListing(): Promise<string | undefined> {
+    try {
+      return await this.rootPath.real();
+    } catch (error) {
+      if (isNoDirectory(error)) return undefined;
+      throw error;
+    }
   }
 
   private checkWritable(key: string, action: string): void {
@@ -176,22 +254,27 @@ export class FsStore implements Readable, Writable, Listable {
         fsync: this.fsync,
         exclusive,
         signal,
-        ensureDirectory: (directory) => this.ensureDirectory(directory),
+        resolveDirectory: (directory, create) => this.resolveDirectory(directory, key, create),
       });
     } catch (error) {
       throw await this.explainWriteError(key, file, error);
     }
   }
 
-  private async ensureDirectory(directory: string): Promise<void> {
-    if (!this.createRoot && !(await isDirectory(this.root))) {
+  /** The real folder a write goes to, created when asked; refused when outside the root. */
+  private async resolveDirectory(
+    directory: string,
+    key: string,
+    create: boolean,
+  ): Promise<string | undefined> {
+    if (create && !this.createRoot && !(await isDirectory(this.root))) {
       throw new NotFoundError(
         this.root,
         "store folder",
         "create it, or open the store with {mkdir: true}",
       );
     }
-    await mkdir(directory, { recursive: true });
+    return this.rootPath.resolveDirectory(directory, key, "write", create);
   }
 
   /** Turns the errors of a key/folder clash into messages that say what happened. */
@@ -215,13 +298,16 @@ export class FsStore implements Readable, Writable, Listable {
         { cause: error },
       );
     }
-    return error;
+    return toStoreError(error, key, file, "write");
   }
 
-  /** Removes `directory` and its parents while they are empty, stopping below the root. */
+  /**
+   * Removes `directory` (a real path) and its parents while they are empty, stopping below the
+   * root's real path.
+   */
   private async prune(directory: string): Promise<void> {
-    const inside = this.root + path.sep;
-    while (directory.startsWith(inside)) {
+    const root = await this.rootPath.real();
+    while (directory !== root && isInside(root, directory)) {
       try {
         await rmdir(directory);
       } catch {

@@ -3,4 +3,5 @@
  * ranged reads.
  * @packageDocumentation
  */
+export { type FsAction, FsError, OutsideRootError } from "./fs-errors.js";
 export { FsStore, type FsStoreOptions } from "./fs-store.js";

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { mkdir, realpath } from "node:fs/promises";
 import * as path from "node:path";
 import { InvalidKeyError, validateKey, validatePrefix } from "@z/store-core";
+import { type FsAction, isNoDirectory, OutsideRootError } from "./fs-errors.js";
 
 /**
  * Temporary files are named `__z_tmp_<uuid>`. Zarr never uses such a name: metadata keys are
@@ -66,4 +68,87 @@ export function isKeySegment(name: string): boolean {
     !name.includes("\0") &&
     !isTempName(name)
   );
+}
+
+/** Whether `real` is `realRoot` or lies below it (both real paths, without symlinks). */
+export function isInside(realRoot: string, real: string): boolean {
+  if (real === realRoot) return true;
+  const base = realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep;
+  return real.startsWith(base);
+}
+
+/**
+ * The real path of a store's root, looked up on first use and kept: every check of a real
+ * path against the root compares with it (the root itself may be a symlink, `/tmp` on macOS).
+ */
+export class RootPath {
+  #real: string | undefined;
+
+  /** @param root the root as given (absolute) */
+  constructor(readonly root: string) {}
+
+  /** The root's real path; rejects like `realpath` when the root does not exist. */
+  async real(): Promise<string> {
+    this.#real ??= await realpath(this.root);
+    return this.#real;
+  }
+
+  /**
+   * The real path of `file` (symlinks followed), or undefined when it does not exist.
+   * @throws OutsideRootError when it leads outside the root
+   */
+  async resolve(file: string, key: string, action: FsAction): Promise<string | undefined> {
+    let real: string;
+    try {
+      real = await realpath(file);
+    } catch (error) {
+      if (isNoDirectory(error)) return undefined;
+      throw error;
+    }
+    await this.check(real, key, action);
+    return real;
+  }
+
+  /**
+   * The real path of a folder that a write or delete will change, created if missing (with
+   * `create`): its deepest existing ancestor is resolved and checked first, so `mkdir` never
+   * runs through a symlink that leads out of the root.
+   * @throws OutsideRootError when the folder is, or would be, outside the root
+   */
+  async resolveDirectory(
+    directory: string,
+    key: string,
+    action: FsAction,
+    create: boolean,
+  ): Promise<string | undefined> {
+    if (!create) return this.resolve(directory, key, action);
+    const missing: string[] = [];
+    let at = directory;
+    let real: string | undefined;
+    for (;;) {
+      real = await this.resolve(at, key, action);
+      if (real !== undefined) break;
+      if (at === this.root || !isInside(this.root, at)) {
+        // The root itself is missing: it is the user's chosen place, created as given.
+        await mkdir(this.root, { recursive: true });
+        real = await this.real();
+        break;
+      }
+      missing.push(path.basename(at));
+      at = path.dirname(at);
+    }
+    if (missing.length === 0) return real;
+    const target = path.join(real, ...missing.reverse());
+    await mkdir(target, { recursive: true });
+    return this.resolve(target, key, action);
+  }
+
+  /**
+   * Checks a real path against the root.
+   * @throws OutsideRootError when it is outside
+   */
+  async check(real: string, key: string, action: FsAction): Promise<void> {
+    const root = await this.real();
+    if (!isInside(root, real)) throw new OutsideRootError(key, real, root, action);
+  }
 }

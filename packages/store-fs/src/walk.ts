@@ -3,7 +3,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
 import type { DirListing } from "@z/store-core";
 import { isNoDirectory } from "./fs-errors.js";
-import { isKeySegment } from "./paths.js";
+import { isInside, isKeySegment } from "./paths.js";
 
 /** A directory entry that is a key (`file`) or holds keys (`directory`). */
 interface Entry {
@@ -15,10 +15,11 @@ interface Entry {
 
 /**
  * The entries of one directory that belong in a listing: regular files and directories,
- * followed through symlinks; temporary files, names that cannot be key segments, broken
- * links and special files are left out. Missing directory (or a file in its place): none.
+ * followed through symlinks that stay inside `realRoot`; temporary files, names that cannot be
+ * key segments, broken links, links out of the root and special files are left out. Missing
+ * directory (or a file in its place): none.
  */
-async function readEntries(directory: string): Promise<Entry[]> {
+async function readEntries(directory: string, realRoot: string): Promise<Entry[]> {
   let dirents: Dirent[];
   try {
     dirents = await readdir(directory, { withFileTypes: true });
@@ -32,19 +33,26 @@ async function readEntries(directory: string): Promise<Entry[]> {
     if (dirent.isFile()) entries.push({ name: dirent.name, kind: "file" });
     else if (dirent.isDirectory()) entries.push({ name: dirent.name, kind: "directory" });
     else if (dirent.isSymbolicLink()) {
-      const entry = await followLink(path.join(directory, dirent.name), dirent.name);
+      const entry = await followLink(path.join(directory, dirent.name), dirent.name, realRoot);
       if (entry !== undefined) entries.push(entry);
     }
   }
   return entries;
 }
 
-async function followLink(linkPath: string, name: string): Promise<Entry | undefined> {
+async function followLink(
+  linkPath: string,
+  name: string,
+  realRoot: string,
+): Promise<Entry | undefined> {
   try {
     const target = await stat(linkPath);
+    if (!target.isFile() && !target.isDirectory()) return undefined;
+    // A link out of the root is not part of the store: reads and writes refuse it too.
+    const real = await realpath(linkPath);
+    if (!isInside(realRoot, real)) return undefined;
     if (target.isFile()) return { name, kind: "file" };
-    if (target.isDirectory())
-      return { name, kind: "directory", realPath: await realpath(linkPath) };
+    return { name, kind: "directory", realPath: real };
   } catch (error) {
     // A broken link, or one that points at itself, is not a key.
     if (!isNoDirectory(error) && (error as { code?: string }).code !== "ELOOP") throw error;
@@ -68,18 +76,30 @@ function bySortKey(a: Entry, b: Entry): number {
 
 /**
  * Yields every key under `directory` (each prefixed with `keyPrefix`) in sorted order, reading
- * one directory at a time. Symlinked directories are followed, except into a directory that is
- * being walked already (a link cycle), which is skipped. Nothing when `directory` is missing.
+ * one directory at a time. Symlinked directories are followed while they stay inside
+ * `realRoot`, except into a directory that is being walked already (a link cycle), which is
+ * skipped. Nothing when `directory` is missing or lies outside the root.
  */
-export async function* walkKeys(directory: string, keyPrefix: string): AsyncGenerator<string> {
+export async function* walkKeys(
+  directory: string,
+  keyPrefix: string,
+  realRoot: string,
+): AsyncGenerator<string> {
+  const real = await realDirectory(directory, realRoot);
+  if (real === undefined) return;
+  yield* walk(directory, keyPrefix, [real], realRoot);
+}
+
+/** The real path of a directory to list; undefined when missing or outside the root. */
+async function realDirectory(directory: string, realRoot: string): Promise<string | undefined> {
   let real: string;
   try {
     real = await realpath(directory);
   } catch (error) {
-    if (isNoDirectory(error)) return;
+    if (isNoDirectory(error)) return undefined;
     throw error;
   }
-  yield* walk(directory, keyPrefix, [real]);
+  return isInside(realRoot, real) ? real : undefined;
 }
 
 /** @param chain real paths of the directories being walked, outermost first */
@@ -87,8 +107,9 @@ async function* walk(
   directory: string,
   keyPrefix: string,
   chain: readonly string[],
+  realRoot: string,
 ): AsyncGenerator<string> {
-  const entries = (await readEntries(directory)).sort(bySortKey);
+  const entries = (await readEntries(directory, realRoot)).sort(bySortKey);
   for (const entry of entries) {
     if (entry.kind === "file") {
       yield keyPrefix + entry.name;
@@ -97,15 +118,28 @@ async function* walk(
     // A plain subdirectory is new by construction; only a symlink can lead back up.
     const real = entry.realPath ?? path.join(chain[chain.length - 1], entry.name);
     if (entry.realPath !== undefined && chain.includes(real)) continue;
-    yield* walk(path.join(directory, entry.name), `${keyPrefix}${entry.name}/`, [...chain, real]);
+    yield* walk(
+      path.join(directory, entry.name),
+      `${keyPrefix}${entry.name}/`,
+      [...chain, real],
+      realRoot,
+    );
   }
 }
 
-/** The keys and sub-prefixes directly under `directory`, from one `readdir`. */
-export async function listDirectory(directory: string, keyPrefix: string): Promise<DirListing> {
+/**
+ * The keys and sub-prefixes directly under `directory`, from one `readdir`; none when it is
+ * missing or lies outside `realRoot`.
+ */
+export async function listDirectory(
+  directory: string,
+  keyPrefix: string,
+  realRoot: string,
+): Promise<DirListing> {
   const keys: string[] = [];
   const prefixes: string[] = [];
-  for (const entry of await readEntries(directory)) {
+  if ((await realDirectory(directory, realRoot)) === undefined) return { keys, prefixes };
+  for (const entry of await readEntries(directory, realRoot)) {
     if (entry.kind === "file") keys.push(keyPrefix + entry.name);
     else prefixes.push(`${keyPrefix}${entry.name}/`);
   }
