@@ -14,7 +14,14 @@ import {
   validateRange,
   type Writable,
 } from "@z/store-core";
-import { discardBody, errorExcerpt, readBody, readBodyPrefix } from "./body.js";
+import {
+  type BodyContext,
+  declaredLength,
+  discardBody,
+  errorExcerpt,
+  readBody,
+  readBodySlice,
+} from "./body.js";
 import { HttpError, redactUrl } from "./http-error.js";
 import { Limiter } from "./limiter.js";
 import {
@@ -22,8 +29,13 @@ import {
   type ResolvedHttpStoreOptions,
   resolveHttpOptions,
 } from "./options.js";
-import { isEmptyRange, parseContentRange, rangeHeader } from "./range-header.js";
-import { backoffDelay, retryAfterDelay, sleep } from "./retry.js";
+import {
+  type ContentRange,
+  isEmptyRange,
+  parseContentRange,
+  rangeHeader,
+} from "./range-header.js";
+import { attemptSignal, backoffDelay, retryAfterDelay, sleep } from "./retry.js";
 import { keyUrl, splitBaseUrl } from "./url.js";
 
 /** What a ranged GET came back with when the server would not serve a suffix range. */
@@ -95,7 +107,9 @@ export class HttpStore implements Readable, Writable {
       return this.#send("GET", key, {}, signal, async (response, url) => {
         if (this.#options.missingStatuses.has(response.status))
           return discardBody(response).then(() => undefined);
-        if (response.ok && response.status !== 206) return readBody(response);
+        // 204, 206 and other successes are not a whole value: say so rather than guess.
+        if (response.status === 200 || response.status === 203)
+          return readBody(response, this.#bodyLimit("GET", url));
         throw await this.#failure("GET", url, response);
       });
     }
@@ -162,7 +176,13 @@ export class HttpStore implements Readable, Writable {
           await discardBody(response);
           return contentRange.total;
         }
-        if (response.status === 200) return (await readBody(response)).length;
+        if (response.status === 200) {
+          const declared = declaredLength(response);
+          if (declared === undefined)
+            return (await readBody(response, this.#bodyLimit("GET", url))).length;
+          await discardBody(response);
+          return declared;
+        }
         if (response.status === 416) return discardBody(response).then(() => 0);
         throw await this.#failure("GET", url, response);
       },
@@ -220,11 +240,23 @@ export class HttpStore implements Readable, Writable {
         "ignored",
         `${redactUrl(this.url)}: the server ignores Range headers; ranged reads download values from their start and slice them`,
       );
-      const body =
-        "length" in range
-          ? await readBodyPrefix(response, range.offset + range.length)
-          : await readBody(response);
-      return sliceRange(body, range);
+      if ("length" in range) {
+        // Only the bytes up to the range's end are read; the rest of the transfer is cancelled.
+        const end = range.offset + range.length;
+        if (end > this.#options.maxBodyBytes) {
+          await discardBody(response);
+          throw new HttpError(
+            "GET",
+            url,
+            200,
+            `the server ignored Range ${rangeHeader(range)}; reaching its end would download ` +
+              `${end} bytes, more than maxBodyBytes (${this.#options.maxBodyBytes})`,
+          );
+        }
+        return readBodySlice(response, range.offset, end);
+      }
+      // A suffix or an open range needs the whole value: bounded by maxBodyBytes.
+      return sliceRange(await readBody(response, this.#bodyLimit("GET", url)), range);
     }
     const contentRange = parseContentRange(response.headers.get("content-range"));
     if (status === 416) {
@@ -239,37 +271,69 @@ export class HttpStore implements Readable, Writable {
     throw await this.#failure("GET", url, response);
   }
 
-  /** A 206 answer: checks its Content-Range against what was asked and cuts it to size. */
+  /**
+   * A 206 answer: its Content-Range must be exactly the bytes asked for (clipped to the value's
+   * size), and its body exactly the bytes of its Content-Range; the body is never read past the
+   * length asked for.
+   */
   async #partial(response: Response, url: string, range: ByteRange): Promise<Uint8Array> {
-    const contentRange = parseContentRange(response.headers.get("content-range"));
-    const body = await readBody(response);
-    const bad = (why: string) =>
-      new HttpError("GET", url, 206, `unexpected partial content: ${why}`);
+    const header = response.headers.get("content-range");
+    const contentRange = parseContentRange(header);
+    const bad = async (why: string) => {
+      await discardBody(response);
+      return new HttpError(
+        "GET",
+        url,
+        206,
+        `unexpected partial content for ${rangeHeader(range)}: ${why}`,
+      );
+    };
+    const asked = "suffix" in range ? range.suffix : "length" in range ? range.length : undefined;
     if (contentRange?.start === undefined) {
+      if (header !== null) throw await bad(`malformed Content-Range ${JSON.stringify(header)}`);
       // Without Content-Range, trust a body no longer than asked for.
-      const asked =
-        "suffix" in range
-          ? range.suffix
-          : "length" in range
-            ? range.length
-            : Number.POSITIVE_INFINITY;
-      if (body.length > asked)
-        throw bad(`${body.length} bytes for ${rangeHeader(range)} and no Content-Range`);
-      return body;
+      const limit =
+        asked === undefined
+          ? this.#bodyLimit("GET", url)
+          : { method: "GET", url, max: asked, limitName: `the ${asked} bytes asked for` };
+      return readBody(response, limit);
     }
-    const { start, end, total } = contentRange as Required<typeof contentRange>;
-    if (body.length !== end - start + 1) {
-      throw bad(`Content-Range ${start}-${end} but a body of ${body.length} bytes`);
-    }
+    const { start, end, total } = contentRange as Required<ContentRange>;
+    const got = `bytes ${start}-${end}/${total ?? "*"}`;
+    if (total !== undefined && end >= total) throw await bad(`${got} ends past the value`);
+    const askedEnd = "length" in range ? range.offset + range.length : undefined;
     let wantedStart: number;
-    if ("suffix" in range)
+    let wantedEnd: number | undefined; // exclusive; undefined when the size is unknown
+    if ("suffix" in range) {
       wantedStart = total === undefined ? start : Math.max(0, total - range.suffix);
-    else wantedStart = range.offset;
-    if (start > wantedStart)
-      throw bad(`asked for ${rangeHeader(range)}, got bytes ${start}-${end}`);
-    const from = wantedStart - start;
-    const length = "length" in range ? range.length : body.length - from;
-    return body.subarray(from, Math.min(body.length, from + length));
+      wantedEnd = total;
+    } else {
+      wantedStart = range.offset;
+      wantedEnd = total === undefined ? undefined : Math.min(askedEnd ?? total, total);
+    }
+    const sent = end - start + 1;
+    if (start !== wantedStart) throw await bad(`got ${got}`);
+    if (wantedEnd !== undefined && end + 1 !== wantedEnd) throw await bad(`got ${got}`);
+    if (asked !== undefined && sent > asked) throw await bad(`${got} is more than asked for`);
+    if (asked === undefined && sent > this.#options.maxBodyBytes) {
+      throw await bad(`${got} is more than maxBodyBytes (${this.#options.maxBodyBytes})`);
+    }
+    const body = await readBody(response, {
+      method: "GET",
+      url,
+      max: sent,
+      limitName: `the ${sent} bytes of its Content-Range`,
+    });
+    if (body.length !== sent) {
+      throw new HttpError("GET", url, 206, `${got} but a body of ${body.length} bytes`);
+    }
+    return body;
+  }
+
+  /** The limit of a body whose size the store cannot know in advance. */
+  #bodyLimit(method: string, url: string): BodyContext {
+    const max = this.#options.maxBodyBytes;
+    return { method, url, max, limitName: `maxBodyBytes (${max} bytes)` };
   }
 
   // ---- writes ----
@@ -419,19 +483,29 @@ export class HttpStore implements Readable, Writable {
       }
   > {
     const release = await this.#limiter.acquire(signal);
+    const deadline = attemptSignal(signal, this.#options.timeout);
+    const timedOut = (error: unknown) => ({
+      done: false as const,
+      error: { status: 0, detail: `timed out: no complete answer within ${this.#options.timeout} ms` },
+      cause: error,
+    });
     try {
       const headers = await this.#headersFor(method, url, key, outgoing.headers);
+      // Called as a plain function: browsers throw "Illegal invocation" when fetch runs with
+      // `this` set to anything but the global object (or undefined).
+      const fetchImpl = this.#options.fetch;
       let response: Response;
       try {
-        response = await this.#options.fetch(url, {
+        response = await fetchImpl(url, {
           ...this.#options.fetchOptions,
           method,
           headers,
           body: outgoing.body as RequestInit["body"],
-          signal,
+          signal: deadline.signal,
         });
       } catch (error) {
         if (signal?.aborted) throw new AbortError(signal.reason);
+        if (deadline.timedOut()) return timedOut(error);
         return {
           done: false,
           error: { status: 0, detail: `network error: ${describe(error)}` },
@@ -451,6 +525,7 @@ export class HttpStore implements Readable, Writable {
         return { done: true, value: await consume(response, url) };
       } catch (error) {
         if (signal?.aborted) throw new AbortError(signal.reason);
+        if (deadline.timedOut()) return timedOut(error);
         // A body cut off mid-transfer surfaces as a TypeError from fetch: a network error.
         if (error instanceof StoreError || !(error instanceof TypeError)) throw error;
         return {
@@ -460,6 +535,7 @@ export class HttpStore implements Readable, Writable {
         };
       }
     } finally {
+      deadline.dispose();
       release();
     }
   }

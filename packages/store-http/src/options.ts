@@ -74,6 +74,18 @@ export interface HttpStoreOptions {
   suffixRanges?: "auto" | "never";
   /** Receives the store's warnings (default `console.warn`); each warning is given once. */
   onWarning?: (message: string) => void;
+  /**
+   * The largest body a read accepts when the store cannot know the size in advance (a whole
+   * value, a range to the end, a server that ignores Range), in bytes (default 1 GiB). A
+   * Content-Length above it fails before the body is read; a body without Content-Length is
+   * cancelled once it grows past it. Ranged reads are limited by the range's own length.
+   */
+  maxBodyBytes?: number;
+  /**
+   * The longest one request may take, headers and body, in milliseconds (default: no limit).
+   * A request that runs out of time is aborted and counts as a network error (retried).
+   */
+  timeout?: number;
 }
 
 /** The options with their defaults filled in. */
@@ -92,7 +104,12 @@ export interface ResolvedHttpStoreOptions {
   writable: boolean;
   suffixRanges: "auto" | "never";
   onWarning: (message: string) => void;
+  maxBodyBytes: number;
+  timeout: number | undefined;
 }
+
+/** The default {@link HttpStoreOptions.maxBodyBytes}: 1 GiB. */
+export const DEFAULT_MAX_BODY_BYTES = 2 ** 30;
 
 /** 5xx answers are worth retrying, except those that say the request can never work. */
 function defaultRetryStatus(status: number): boolean {
@@ -102,6 +119,18 @@ function defaultRetryStatus(status: number): boolean {
 function nonNegative(value: number, what: string): number {
   if (!(Number.isFinite(value) && value >= 0))
     throw new RangeError(`${what} must be a non-negative number, got ${value}`);
+  return value;
+}
+
+function positiveInteger(value: number, what: string): number {
+  if (!(Number.isSafeInteger(value) && value > 0))
+    throw new RangeError(`${what} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function positiveNumber(value: number, what: string): number {
+  if (!(Number.isFinite(value) && value > 0))
+    throw new RangeError(`${what} must be a positive number, got ${value}`);
   return value;
 }
 
@@ -126,5 +155,8 @@ export function resolveHttpOptions(options: HttpStoreOptions): ResolvedHttpStore
     writable: options.writable ?? false,
     suffixRanges: options.suffixRanges ?? "auto",
     onWarning: options.onWarning ?? ((message) => console.warn(message)),
+    maxBodyBytes: positiveInteger(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, "maxBodyBytes"),
+    timeout:
+      options.timeout === undefined ? undefined : positiveNumber(options.timeout, "timeout"),
   };
 }

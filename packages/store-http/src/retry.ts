@@ -40,3 +40,41 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/** The signal of one request: the caller's, plus the store's per-request timeout. */
+export interface AttemptSignal {
+  /** Aborts when the caller aborts or the time is up. */
+  signal: AbortSignal | undefined;
+  /** Whether the timeout (not the caller) aborted the request. */
+  timedOut(): boolean;
+  /** Stops the timer and forgets the caller's signal. */
+  dispose(): void;
+}
+
+/**
+ * Combines the caller's signal with a timeout of `timeoutMs` (none when undefined), so a server
+ * that stalls before or during the body cannot hold a request forever.
+ */
+export function attemptSignal(
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): AttemptSignal {
+  if (timeoutMs === undefined) return { signal, timedOut: () => false, dispose: () => {} };
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`no complete answer within ${timeoutMs} ms`));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut && !signal?.aborted,
+    dispose: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    },
+  };
+}
