@@ -50,7 +50,12 @@ export async function readFileRanges(
     // Opening a directory succeeds on POSIX systems; reading it is not a value.
     if (stats.isDirectory()) return undefined;
     if (!stats.isFile()) {
-      throw new FsError(key, file, "read", `${kindOf(stats)} is not a value; only regular files are read`);
+      throw new FsError(
+        key,
+        file,
+        "read",
+        `${kindOf(stats)} is not a value; only regular files are read`,
+      );
     }
     const parts: Uint8Array[] = [];
     for (const range of ranges) {

@@ -122,31 +122,34 @@ describe("FsStore: I/O failures are FsError with key, path and cause", () => {
     expect(await collectKeys(store.list())).toEqual(["arr/loop", "arr/zarr.json"]);
   });
 
-  posix("a FIFO where a chunk should be: a typed error at once, the read never blocks", async () => {
-    const store = new FsStore(root);
-    await store.set("arr/zarr.json", bytes(1));
-    execFileSync("mkfifo", [path.join(root, "arr", "0")]);
-    const signal = AbortSignal.timeout(1500);
-    for (const call of [
-      () => store.get("arr/0", { signal }),
-      () => store.get("arr/0", { signal, range: { offset: 0, length: 4 } }),
-      () => store.getRanges("arr/0", [{ suffix: 4 }], { signal }),
-    ]) {
-      const error = await thrown(call);
-      expect(error).toMatchObject({ name: "FsError", key: "arr/0", action: "read" });
-      expect(error.message).toContain("FIFO");
-    }
-    // The reads did not wait for the timeout: it has not fired yet.
-    expect(signal.aborted).toBe(false);
-    expect(await store.has("arr/0")).toBe(false);
-    expect(await collectKeys(store.list())).toEqual(["arr/zarr.json"]);
-    // A FIFO behind a symlink is no different.
-    symlinkSync("0", path.join(root, "arr", "1"));
-    expect(await thrown(() => store.get("arr/1", { signal }))).toMatchObject({ name: "FsError" });
-    // Writing the key replaces the FIFO with a regular file.
-    await store.set("arr/0", bytes(3));
-    expect(await store.get("arr/0")).toEqual(bytes(3));
-  });
+  posix(
+    "a FIFO where a chunk should be: a typed error at once, the read never blocks",
+    async () => {
+      const store = new FsStore(root);
+      await store.set("arr/zarr.json", bytes(1));
+      execFileSync("mkfifo", [path.join(root, "arr", "0")]);
+      const signal = AbortSignal.timeout(1500);
+      for (const call of [
+        () => store.get("arr/0", { signal }),
+        () => store.get("arr/0", { signal, range: { offset: 0, length: 4 } }),
+        () => store.getRanges("arr/0", [{ suffix: 4 }], { signal }),
+      ]) {
+        const error = await thrown(call);
+        expect(error).toMatchObject({ name: "FsError", key: "arr/0", action: "read" });
+        expect(error.message).toContain("FIFO");
+      }
+      // The reads did not wait for the timeout: it has not fired yet.
+      expect(signal.aborted).toBe(false);
+      expect(await store.has("arr/0")).toBe(false);
+      expect(await collectKeys(store.list())).toEqual(["arr/zarr.json"]);
+      // A FIFO behind a symlink is no different.
+      symlinkSync("0", path.join(root, "arr", "1"));
+      expect(await thrown(() => store.get("arr/1", { signal }))).toMatchObject({ name: "FsError" });
+      // Writing the key replaces the FIFO with a regular file.
+      await store.set("arr/0", bytes(3));
+      expect(await store.get("arr/0")).toEqual(bytes(3));
+    },
+  );
 
   posix("a socket or a device where a chunk should be", async () => {
     const store = new FsStore(root);

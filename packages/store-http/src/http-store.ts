@@ -29,12 +29,7 @@ import {
   type ResolvedHttpStoreOptions,
   resolveHttpOptions,
 } from "./options.js";
-import {
-  type ContentRange,
-  isEmptyRange,
-  parseContentRange,
-  rangeHeader,
-} from "./range-header.js";
+import { type ContentRange, isEmptyRange, parseContentRange, rangeHeader } from "./range-header.js";
 import { attemptSignal, backoffDelay, retryAfterDelay, sleep } from "./retry.js";
 import { keyUrl, splitBaseUrl } from "./url.js";
 
@@ -486,7 +481,10 @@ export class HttpStore implements Readable, Writable {
     const deadline = attemptSignal(signal, this.#options.timeout);
     const timedOut = (error: unknown) => ({
       done: false as const,
-      error: { status: 0, detail: `timed out: no complete answer within ${this.#options.timeout} ms` },
+      error: {
+        status: 0,
+        detail: `timed out: no complete answer within ${this.#options.timeout} ms`,
+      },
       cause: error,
     });
     try {

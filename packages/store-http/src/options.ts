@@ -156,7 +156,6 @@ export function resolveHttpOptions(options: HttpStoreOptions): ResolvedHttpStore
     suffixRanges: options.suffixRanges ?? "auto",
     onWarning: options.onWarning ?? ((message) => console.warn(message)),
     maxBodyBytes: positiveInteger(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, "maxBodyBytes"),
-    timeout:
-      options.timeout === undefined ? undefined : positiveNumber(options.timeout, "timeout"),
+    timeout: options.timeout === undefined ? undefined : positiveNumber(options.timeout, "timeout"),
   };
 }

@@ -1,4 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import * as path from "node:path";
 import { tempDir } from "@z/test-utils";
 import { createArray, FsStore, isZarrError } from "@z/zarr";
