@@ -207,7 +207,11 @@ describe("HttpStore bounds every body it reads", () => {
 
 describe("HttpStore with broken servers: a typed error naming the URL", () => {
   const answer =
-    (status: number, headers: Record<string, string | number>, body = new Uint8Array(0)) =>
+    (
+      status: number,
+      headers: Record<string, string | number>,
+      body: Uint8Array = new Uint8Array(0),
+    ) =>
     (_request: IncomingMessage, response: ServerResponse) => {
       response.writeHead(status, headers).end(body);
     };
