@@ -50,6 +50,8 @@ interface Outgoing {
  * `bytes=a-`, `bytes=-n`, with a HEAD-based fallback where suffix ranges are refused); 404 (or
  * any of `missingStatuses`) reads as missing; 5xx answers and network errors are retried with
  * exponential backoff and jitter, 4xx never; at most `concurrency` requests run at once.
+ * Bodies are bounded: a ranged read by its length, others by `maxBodyBytes` (default 1 GiB),
+ * every body by its Content-Length, error bodies to 4 KiB; `timeout` limits each request.
  * Writes (PUT, DELETE) are off unless `writable: true`. Plain HTTP has no listing, so the store
  * is not listable: open hierarchies through consolidated metadata, or by known paths.
  *

@@ -5,5 +5,11 @@
  */
 export { HttpError } from "./http-error.js";
 export { HttpStore } from "./http-store.js";
-export type { HeadersOption, HttpRequestInfo, HttpStoreOptions, RetryInfo } from "./options.js";
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  type HeadersOption,
+  type HttpRequestInfo,
+  type HttpStoreOptions,
+  type RetryInfo,
+} from "./options.js";
 export { backoffDelay } from "./retry.js";
