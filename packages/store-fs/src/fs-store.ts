@@ -140,12 +140,7 @@ export class FsStore implements Readable, Writable, Listable {
     throwIfAborted(options?.signal);
     try {
       // The link at the key itself may go (it is inside); the folders above must be inside.
-      const directory = await this.rootPath.resolveDirectory(
-        path.dirname(lexical),
-        key,
-        "delete",
-        false,
-      );
+      const directory = await this.rootPath.resolve(path.dirname(lexical), key, "delete");
       if (directory === undefined) return;
       const file = path.join(directory, path.basename(lexical));
       try {
@@ -178,12 +173,7 @@ export class FsStore implements Readable, Writable, Listable {
   private async removePrefixFolder(prefix: string, lexical: string): Promise<void> {
     // The folders above must be inside the root; the prefix's own folder, if a link, is
     // removed as a link (Node's rm never follows the links inside a tree it removes).
-    const parent = await this.rootPath.resolveDirectory(
-      path.dirname(lexical),
-      prefix,
-      "delete",
-      false,
-    );
+    const parent = await this.rootPath.resolve(path.dirname(lexical), prefix, "delete");
     if (parent === undefined) return;
     const directory = path.join(parent, path.basename(lexical));
     let stats: Awaited<ReturnType<typeof lstat>>;

@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
 import type { DirListing } from "@z/store-core";
-import { isNoDirectory } from "./fs-errors.js";
+import { errorCode, isNoDirectory } from "./fs-errors.js";
 import { isInside, isKeySegment } from "./paths.js";
 
 /** A directory entry that is a key (`file`) or holds keys (`directory`). */
@@ -54,8 +54,9 @@ async function followLink(
     if (target.isFile()) return { name, kind: "file" };
     return { name, kind: "directory", realPath: real };
   } catch (error) {
-    // A broken link, or one that points at itself, is not a key.
-    if (!isNoDirectory(error) && (error as { code?: string }).code !== "ELOOP") throw error;
+    // A broken link, one that loops, or one too long to resolve, is not a key.
+    const code = errorCode(error);
+    if (!isNoDirectory(error) && code !== "ELOOP" && code !== "ENAMETOOLONG") throw error;
   }
   return undefined;
 }
