@@ -124,7 +124,9 @@ export function isComplex(value: unknown): value is Complex {
 /** Whether a finite number rounds to ±Infinity as a float32. */
 const overflowsFloat32 = (n: number) => Number.isFinite(n) && !Number.isFinite(Math.fround(n));
 
-const sameFloat = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
+/** Equal as stored values: NaN equals NaN, and -0 differs from 0 (a -0 must not be dropped as fill). */
+const sameFloat = (a: number, b: number) =>
+  a === b ? a !== 0 || 1 / a === 1 / b : Number.isNaN(a) && Number.isNaN(b);
 
 class ComplexType implements DataType<Complex, ComplexContainer> {
   readonly kind = "complex";

@@ -300,6 +300,15 @@ class NumericType implements DataType<Scalar, TypedArray> {
       for (let i = 0; i < n; i++) if (!Number.isNaN(data[i])) return false;
       return true;
     }
+    if (this.kind === "float" && v === 0) {
+      // -0 is a value of its own: a chunk of -0 is not a chunk of the fill value 0 (nor the reverse).
+      const sign = 1 / v;
+      for (let i = 0; i < n; i++) {
+        const x = data[i] as number;
+        if (x !== 0 || 1 / x !== sign) return false;
+      }
+      return true;
+    }
     for (let i = 0; i < n; i++) if (data[i] !== v) return false;
     return true;
   }
