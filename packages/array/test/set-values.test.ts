@@ -60,7 +60,6 @@ const E = Symbol("error");
 type Outcome = unknown;
 
 const SMALL_INTS: Column[] = ["i8", "i16", "i32", "u8", "u16", "u32"];
-const SIGNED_SMALL: Column[] = ["i8", "i16", "i32"];
 const FLOATS: Column[] = ["f16", "f32", "f64"];
 const TIMES: Column[] = ["M", "m"];
 

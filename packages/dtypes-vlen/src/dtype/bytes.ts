@@ -81,6 +81,11 @@ export class BytesDataType extends PlainArrayType<Uint8Array> {
     throw new ValueTypeError(value, this.name, "expected a Uint8Array (or null for empty bytes)");
   }
 
+  /** A byte view or ArrayBuffer is one element (blocks of them are plain arrays). */
+  isScalar(value: unknown): boolean {
+    return asBytes(value) !== undefined;
+  }
+
   protected override equals(a: Uint8Array, b: Uint8Array): boolean {
     return bytesEqual(a, b);
   }
