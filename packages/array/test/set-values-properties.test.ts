@@ -243,7 +243,7 @@ describe("set stores what the reference rule says, or throws a branded error and
   });
 
   it("a plain array of values: all stored, or an error naming the first misfit and nothing written", async () => {
-    const types = [int8, uint16, int32, int64, float16, float32, bool, datetime64("s")];
+    const types: DataType[] = [int8, uint16, int32, int64, float16, float32, bool, datetime64("s")];
     const arrays = await Promise.all(
       types.map(async (dataType) => {
         const store = new Map<string, Uint8Array>();
