@@ -102,6 +102,14 @@ class NumericType implements DataType<Scalar, TypedArray> {
     this.defaultFill = spec.kind === "bool" ? false : this.isBig ? 0n : 0;
     this.minNumber = Number(spec.min ?? 0);
     this.maxNumber = Number(spec.max ?? 0);
+    this.coerceByKind =
+      spec.kind === "bool"
+        ? (value) => this.coerceBool(value)
+        : spec.kind === "float"
+          ? (value) => this.coerceFloat(value)
+          : this.isBig
+            ? (value) => this.coerceBigInt(value)
+            : (value) => this.coerceInt(value);
   }
 
   create(length: number): TypedArray {
@@ -201,10 +209,11 @@ class NumericType implements DataType<Scalar, TypedArray> {
    * Strings are never parsed: `"5"` and `"NaN"` are errors for every numeric type.
    */
   coerce(value: unknown): Scalar {
-    if (this.kind === "bool") return this.coerceBool(value);
-    if (this.kind === "float") return this.coerceFloat(value);
-    return this.isBig ? this.coerceBigInt(value) : this.coerceInt(value);
+    return this.coerceByKind(value);
   }
+
+  /** The check of this type's family, chosen once: `coerce` runs for every element written. */
+  private readonly coerceByKind: (value: unknown) => Scalar;
 
   private coerceBool(value: unknown): boolean {
     if (typeof value === "boolean") return value;
@@ -244,8 +253,9 @@ class NumericType implements DataType<Scalar, TypedArray> {
 
   private coerceInt(value: unknown): number {
     if (typeof value === "number") {
-      if (Number.isInteger(value) && value >= this.minNumber && value <= this.maxNumber) {
-        return value === 0 ? 0 : value;
+      // `|| 0` stores -0 as 0 (an integer has no sign of zero).
+      if (value >= this.minNumber && value <= this.maxNumber && Number.isInteger(value)) {
+        return value || 0;
       }
     } else if (typeof value === "bigint") {
       if (this.inRange(value)) return Number(value);
