@@ -260,6 +260,9 @@ describe("set: every JS value type into every data type family", () => {
     await expect(rec.arr.set([0], { x: 1.5, y: 2 })).rejects.toThrow(
       /field "x": the number 1.5 does not fit int16/,
     );
+    await expect(
+      createArray(new Map(), { shape: [1], dtype: "uint8", fillValue: -1 }),
+    ).rejects.toThrow(ValueTypeError);
     const text = await arrayOf(TYPES.U);
     await expect(text.arr.set([0], "false")).rejects.toThrow(/5 characters, more than the 4/);
   });
