@@ -101,7 +101,9 @@ async function readWholeChunk(
 
 /**
  * Writes a value into a selection: a scalar goes to every selected element, an n-d value must
- * have the selection's shape.
+ * have the selection's shape. The value is resolved and checked in full before the first chunk
+ * is written, so one that does not fit (a ValueTypeError or ValueShapeError) leaves the store
+ * unchanged.
  */
 export async function writeSelection(
   access: ChunkAccess,

@@ -1,5 +1,12 @@
 import type { WriteSource } from "@z/indexing";
-import { type Container, cOrderStrides, type DataType, isTypedArray, product } from "@z/metadata";
+import {
+  type Container,
+  cOrderStrides,
+  type DataType,
+  isTypedArray,
+  product,
+  ValueTypeError,
+} from "@z/metadata";
 import { ValueShapeError } from "./errors.js";
 
 /** An n-d value to write: `{data, shape, stride?}` (stride defaults to C order). */
@@ -45,10 +52,49 @@ function checkElementKind(data: Container, dataType: DataType): void {
   }
 }
 
-function coerceAll(items: readonly unknown[], dataType: DataType): Container {
-  const data = dataType.create(items.length);
-  for (let i = 0; i < items.length; i++) dataType.setElement(data, i, dataType.coerce(items[i]));
+/** The n-d index of flat (C-order) position `flat` in `shape`. */
+function unravel(flat: number, shape: readonly number[]): number[] {
+  const index = new Array<number>(shape.length);
+  let rest = flat;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    index[d] = rest % shape[d];
+    rest = Math.floor(rest / shape[d]);
+  }
+  return index;
+}
+
+/**
+ * The items converted into the data type's container, each checked by `coerce`. One
+ * try/catch around a tight loop: the index is worked out only for the error.
+ * @throws ValueTypeError naming the first item that does not fit and its index in `shape`
+ */
+function coerceAll(
+  items: ArrayLike<unknown>,
+  dataType: DataType,
+  shape: readonly number[] = [items.length],
+): Container {
+  const n = items.length;
+  const data = dataType.create(n);
+  let i = 0;
+  try {
+    for (; i < n; i++) dataType.setElement(data, i, dataType.coerce(items[i]));
+  } catch (error) {
+    if (error instanceof ValueTypeError) throw error.at(unravel(i, shape));
+    throw error;
+  }
   return data;
+}
+
+/**
+ * A container a value may be given as without an element-by-element check: a TypedArray,
+ * when the data type's own container is one (TypedArray assignment converts it, the
+ * documented fast path). Types held in plain arrays (variable-length strings, say) check
+ * each element of a TypedArray too.
+ */
+function asContainer(data: Container, dataType: DataType, shape?: readonly number[]): Container {
+  if (Array.isArray(data)) return coerceAll(data, dataType, shape);
+  if (isTypedArray(dataType.create(0))) return data;
+  return coerceAll(data, dataType, shape);
 }
 
 function flattenNested(value: unknown[]): { items: unknown[]; shape: number[] } {
@@ -67,10 +113,17 @@ function flattenNested(value: unknown[]): { items: unknown[]; shape: number[] } 
   return { items, shape };
 }
 
+function isNdValue(value: object): value is NdValue {
+  return "data" in value && "shape" in value;
+}
+
 /**
- * Resolves a value passed to `set` against the selection's shape.
- * @throws ValueShapeError when its shape or length does not match, or its element kind
- *   cannot be stored in the array's data type
+ * Resolves a value passed to `set` against the selection's shape, checking every element
+ * before anything is written.
+ * @throws ValueTypeError when a scalar, or an element of a plain array, does not fit the
+ *   data type (the error names its index)
+ * @throws ValueShapeError when its shape, length or strides do not match, or its element
+ *   kind cannot be stored in the array's data type
  */
 export function resolveValue(
   value: SetValue,
@@ -82,13 +135,13 @@ export function resolveValue(
   if (dataType.isScalar?.(value)) return { scalar: dataType.coerce(value) };
   if (typeof value !== "object" || value === null) return { scalar: dataType.coerce(value) };
   if (isTypedArray(value) || Array.isArray(value)) {
-    let data: Container = value as Container;
+    let data: Container;
     if (Array.isArray(value) && value.some(Array.isArray)) {
       const nested = flattenNested(value);
-      data = coerceAll(nested.items, dataType);
       if (!sameShape(nested.shape, shape)) throw shapeMismatch(nested.shape, shape);
-    } else if (Array.isArray(value)) {
-      data = coerceAll(value, dataType);
+      data = coerceAll(nested.items, dataType, nested.shape);
+    } else {
+      data = asContainer(value as Container, dataType);
     }
     if (data.length !== n * dataType.lanes) {
       throw new ValueShapeError(
@@ -98,19 +151,38 @@ export function resolveValue(
     checkElementKind(data, dataType);
     return { chunk: { data, shape: [...shape], stride: cOrderStrides(shape) } };
   }
-  const nd = value as NdValue;
-  if (!("data" in nd) || !Array.isArray(nd.shape)) {
-    throw new ValueShapeError(
-      "A value must be a scalar, an array of elements, or {data, shape, stride?}",
-    );
+  // Any other object is one element (the data type's coerce says whether it fits).
+  if (!isNdValue(value)) return { scalar: dataType.coerce(value) };
+  return { chunk: resolveNdValue(value, shape, dataType) };
+}
+
+function resolveNdValue(nd: NdValue, shape: readonly number[], dataType: DataType) {
+  if (!Array.isArray(nd.shape) || !nd.shape.every(isCount)) {
+    throw new ValueShapeError("A value's shape must be an array of non-negative integers");
   }
   if (!sameShape(nd.shape, shape)) throw shapeMismatch(nd.shape, shape);
-  const data = Array.isArray(nd.data) ? coerceAll(nd.data, dataType) : nd.data;
+  if (!isTypedArray(nd.data) && !Array.isArray(nd.data)) {
+    throw new ValueShapeError("A value's data must be a TypedArray or an array of elements");
+  }
+  if (nd.stride !== undefined && !Array.isArray(nd.stride)) {
+    throw new ValueShapeError("A value's stride must be an array of integers");
+  }
+  const stride = nd.stride === undefined ? cOrderStrides(nd.shape) : [...nd.stride];
+  if (stride.length !== nd.shape.length) {
+    throw new ValueShapeError(
+      `The value has ${nd.shape.length} dimensions but ${stride.length} strides [${stride}]`,
+    );
+  }
+  if (!stride.every(isCount)) {
+    throw new ValueShapeError(`A value's strides must be non-negative integers, got [${stride}]`);
+  }
+  const data = asContainer(nd.data, dataType);
   checkElementKind(data, dataType);
-  const stride = nd.stride ? [...nd.stride] : cOrderStrides(nd.shape);
   checkExtent(data, nd.shape, stride, dataType.lanes);
-  return { chunk: { data, shape: [...nd.shape], stride } };
+  return { data, shape: [...nd.shape], stride };
 }
+
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
 function checkExtent(
   data: Container,
@@ -121,12 +193,11 @@ function checkExtent(
   if (shape.some((n) => n === 0)) return;
   let last = 0;
   shape.forEach((n, i) => {
-    if (stride[i] < 0) throw new ValueShapeError("A value's strides must be non-negative");
     last += (n - 1) * stride[i];
   });
   if ((last + 1) * lanes > data.length) {
     throw new ValueShapeError(
-      `The value's shape [${shape}] and strides [${stride}] reach past its ${data.length} elements`,
+      `The value's shape [${shape}] and strides [${stride}] reach past its ${data.length / lanes} elements`,
     );
   }
 }

@@ -23,6 +23,7 @@ export * from "./dtype/strided.js";
 export * from "./dtype/struct.js";
 export * from "./dtype/struct-json.js";
 export * from "./dtype/types.js";
+export * from "./dtype/value-errors.js";
 export * from "./errors.js";
 export * from "./extension.js";
 export * from "./group-metadata.js";

@@ -1,5 +1,4 @@
-import { FillValueError, type JsonValue, type ZarrFormat } from "@z/metadata";
-import { describeValue } from "../describe.js";
+import { FillValueError, type JsonValue, ValueTypeError, type ZarrFormat } from "@z/metadata";
 import { fromBase64, toBase64 } from "../layout/base64.js";
 import { PlainArrayType } from "./plain-array.js";
 
@@ -70,13 +69,21 @@ export class BytesDataType extends PlainArrayType<Uint8Array> {
     return toBase64(value);
   }
 
+  /**
+   * Accepts a Uint8Array, another ArrayBufferView or an ArrayBuffer, or `null` (empty bytes,
+   * as numcodecs writes `None`). Anything else (strings and `undefined` included) is a
+   * {@link ValueTypeError}.
+   */
   coerce(value: unknown): Uint8Array {
-    if (value === null || value === undefined) return EMPTY;
+    if (value === null) return EMPTY;
     const bytes = asBytes(value);
     if (bytes) return bytes;
-    throw new TypeError(
-      `Cannot store ${describeValue(value)} in a bytes array: expected a Uint8Array`,
-    );
+    throw new ValueTypeError(value, this.name, "expected a Uint8Array (or null for empty bytes)");
+  }
+
+  /** A byte view or ArrayBuffer is one element (blocks of them are plain arrays). */
+  isScalar(value: unknown): boolean {
+    return asBytes(value) !== undefined;
   }
 
   protected override equals(a: Uint8Array, b: Uint8Array): boolean {

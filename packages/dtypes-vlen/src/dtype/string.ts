@@ -1,12 +1,11 @@
-import { FillValueError, type JsonValue, type ZarrFormat } from "@z/metadata";
-import { describeValue } from "../describe.js";
+import { FillValueError, type JsonValue, ValueTypeError, type ZarrFormat } from "@z/metadata";
 import { PlainArrayType } from "./plain-array.js";
 
 /**
  * The v3 `string` data type: variable-length UTF-8 text, held in a `string[]`. Stored with the
  * `vlen-utf8` codec (as zarr-python does) or the `z.vlen-offsets` layout; in v2 it is an object
- * array (`|O`) with a `vlen-utf8` filter. `null` and `undefined` are written as `""`, as
- * numcodecs writes `None`.
+ * array (`|O`) with a `vlen-utf8` filter. `null` is written as `""`, as numcodecs writes
+ * `None`.
  */
 export class StringDataType extends PlainArrayType<string> {
   readonly name = "string";
@@ -40,12 +39,14 @@ export class StringDataType extends PlainArrayType<string> {
     return value;
   }
 
+  /**
+   * Accepts a string, or `null` (written as `""`, as numcodecs writes `None`). Numbers are not
+   * turned into text: anything else (`undefined` included) is a {@link ValueTypeError}.
+   */
   coerce(value: unknown): string {
     if (typeof value === "string") return value;
-    if (value === null || value === undefined) return "";
-    throw new TypeError(
-      `Cannot store ${describeValue(value)} in a string array: expected a string`,
-    );
+    if (value === null) return "";
+    throw new ValueTypeError(value, this.name, 'expected a string (or null for "")');
   }
 
   override isAllFill(data: string[], value: string): boolean {

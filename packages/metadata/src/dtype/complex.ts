@@ -3,6 +3,7 @@ import type { JsonValue } from "../json.js";
 import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import { floatToJson, parseFloatFill } from "./numeric.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
+import { ValueTypeError } from "./value-errors.js";
 
 /** One complex number: the element type of `complex64` and `complex128` arrays. */
 export interface Complex {
@@ -120,7 +121,12 @@ export function isComplex(value: unknown): value is Complex {
   );
 }
 
-const sameFloat = (a: number, b: number) => a === b || (Number.isNaN(a) && Number.isNaN(b));
+/** Whether a finite number rounds to ±Infinity as a float32. */
+const overflowsFloat32 = (n: number) => Number.isFinite(n) && !Number.isFinite(Math.fround(n));
+
+/** Equal as stored values: NaN equals NaN, and -0 differs from 0 (a -0 must not be dropped as fill). */
+const sameFloat = (a: number, b: number) =>
+  a === b ? a !== 0 || 1 / a === 1 / b : Number.isNaN(a) && Number.isNaN(b);
 
 class ComplexType implements DataType<Complex, ComplexContainer> {
   readonly kind = "complex";
@@ -188,17 +194,31 @@ class ComplexType implements DataType<Complex, ComplexContainer> {
     return [floatToJson(value.re), floatToJson(value.im)];
   }
 
-  /** Accepts `{re, im}`, `[re, im]` or a real number (bigint too). */
+  /**
+   * Accepts `{re, im}` or `[re, im]` with number parts (NaN and ±Infinity included), or a
+   * real number, bigint or boolean (imaginary part 0). Anything else, including strings and a
+   * `complex64` part too large for float32, is a {@link ValueTypeError}.
+   */
   coerce(value: unknown): Complex {
-    if (isComplex(value)) return { re: value.re, im: value.im };
-    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "number")) {
-      return { re: value[0], im: value[1] };
+    let re: unknown;
+    let im: unknown = 0;
+    if (typeof value === "number") re = value;
+    else if (typeof value === "bigint") re = Number(value);
+    else if (typeof value === "boolean") re = value ? 1 : 0;
+    else if (Array.isArray(value) && value.length === 2) [re, im] = value;
+    else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      re = (value as Complex).re;
+      im = (value as Complex).im;
+    } else {
+      throw new ValueTypeError(value, this.name, "expected {re, im}, [re, im] or a number");
     }
-    if (typeof value === "number") return { re: value, im: 0 };
-    if (typeof value === "bigint") return { re: Number(value), im: 0 };
-    throw new TypeError(
-      `Cannot store ${String(value)} in a ${this.name} array: expected {re, im}, [re, im] or a number`,
-    );
+    if (typeof re !== "number" || typeof im !== "number") {
+      throw new ValueTypeError(value, this.name, "the real and imaginary parts must be numbers");
+    }
+    if (this.partSize === 4 && (overflowsFloat32(re) || overflowsFloat32(im))) {
+      throw new ValueTypeError(value, this.name, "a part is beyond the largest float32");
+    }
+    return { re, im };
   }
 
   isScalar(value: unknown): boolean {

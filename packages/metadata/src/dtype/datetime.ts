@@ -4,6 +4,10 @@ import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import { integerToJson } from "./numeric.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
+import { ValueTypeError } from "./value-errors.js";
+
+/** The date strings `coerce` converts: ISO 8601 dates, optionally with a time. */
+const ISO_DATE = /^[+-]?\d{4,6}(-\d{2}(-\d{2}([T ]\S+)?)?)?$/;
 
 /** NumPy's time units, plus `generic` (a datetime64 or timedelta64 without a unit). */
 export type DateTimeUnit =
@@ -178,20 +182,52 @@ export class DateTimeType implements DataType<bigint, BigInt64Array> {
   }
 
   /**
-   * Accepts a bigint, an integer number, `"NaT"` or `null` (NaT), and for datetimes a `Date`
-   * or a date string `Date.parse` understands (converted with {@link fromDate}).
+   * Accepts a bigint within int64, an integer number up to 2^53 in magnitude, `"NaT"` or
+   * `null` (NaT), and for datetimes a `Date` (an invalid Date is NaT) or an ISO 8601 date
+   * string (`"2024-05-01"`, `"2024-05-01T12:00Z"`), converted with {@link fromDate}. Anything
+   * else (NaN, fractions, other strings, a date beyond int64 in this unit) is a
+   * {@link ValueTypeError}.
    */
   coerce(value: unknown): bigint {
-    if (typeof value === "bigint") return BigInt.asIntN(64, value);
-    if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
-    if (value === "NaT" || value === null) return NAT;
-    if (this.kind === "datetime" && value instanceof Date) return this.fromDate(value);
-    if (this.kind === "datetime" && typeof value === "string" && !Number.isNaN(Date.parse(value))) {
-      return this.fromDate(new Date(value));
+    if (typeof value === "bigint") {
+      if (value >= NAT && value <= INT64_MAX) return value;
+      throw new ValueTypeError(value, this.name, "outside the int64 range of its values");
     }
-    throw new TypeError(
-      `Cannot store ${String(value)} in a ${this.name} array: expected a bigint, an integer, "NaT"` +
-        (this.kind === "datetime" ? " or a Date" : ""),
+    if (typeof value === "number") {
+      if (Number.isSafeInteger(value)) return BigInt(value);
+      throw new ValueTypeError(
+        value,
+        this.name,
+        Number.isInteger(value)
+          ? "numbers beyond 2^53 are not exact integers; pass a bigint"
+          : 'expected an integer count of its unit (NaT is "NaT" or null)',
+      );
+    }
+    if (value === "NaT" || value === null) return NAT;
+    if (this.kind === "datetime" && this.unit !== "generic") {
+      if (value instanceof Date) return this.checkedFromDate(value, value);
+      if (typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))) {
+        return this.checkedFromDate(new Date(value), value);
+      }
+    }
+    throw new ValueTypeError(
+      value,
+      this.name,
+      'expected a bigint, an integer or "NaT"' +
+        (this.kind === "datetime" && this.unit !== "generic"
+          ? ", a Date or an ISO 8601 date string"
+          : ""),
+    );
+  }
+
+  private checkedFromDate(date: Date, value: unknown): bigint {
+    const out = this.fromDate(date);
+    if (out > NAT && out <= INT64_MAX) return out;
+    if (Number.isNaN(date.getTime())) return NAT;
+    throw new ValueTypeError(
+      value,
+      this.name,
+      `the date is beyond the int64 range of ${this.name}`,
     );
   }
 

@@ -3,6 +3,7 @@ import { isJsonObject, type JsonValue } from "../json.js";
 import { base64ToBytes, bytesToBase64 } from "./base64.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { DataType, DataTypeKind, Endian, ZarrFormat } from "./types.js";
+import { ValueTypeError } from "./value-errors.js";
 
 const encoder = new TextEncoder();
 
@@ -77,20 +78,23 @@ export abstract class FixedBytesBase implements DataType<Uint8Array, Uint8Array>
     return bytes.subarray(0, length * this.length);
   }
 
-  /** Accepts a Uint8Array (or other byte view), or a string (stored as UTF-8). */
+  /**
+   * Accepts a Uint8Array (or other byte view), or a string (stored as UTF-8), of at most
+   * `length` bytes; anything else, or a longer value, is a {@link ValueTypeError} (NumPy
+   * would cut it silently).
+   */
   coerce(value: unknown): Uint8Array {
     let bytes: Uint8Array;
     if (value instanceof Uint8Array) bytes = value;
     else if (ArrayBuffer.isView(value))
       bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
     else if (typeof value === "string") bytes = encoder.encode(value);
-    else
-      throw new TypeError(
-        `Cannot store ${String(value)} in a ${this.name} array: expected a Uint8Array or a string`,
-      );
+    else throw new ValueTypeError(value, this.name, "expected a Uint8Array or a string");
     if (bytes.length > this.length) {
-      throw new TypeError(
-        `Cannot store ${bytes.length} bytes in a ${this.name} array: its elements hold ${this.length}`,
+      throw new ValueTypeError(
+        value,
+        this.name,
+        `${bytes.length} bytes, more than the ${this.length} an element holds`,
       );
     }
     return bytes;

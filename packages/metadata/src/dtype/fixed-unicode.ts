@@ -2,6 +2,7 @@ import { FillValueError } from "../errors.js";
 import type { JsonValue } from "../json.js";
 import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
+import { ValueTypeError } from "./value-errors.js";
 
 /** The code points of a string (a lone surrogate counts as one, as NumPy stores it). */
 function codePoints(text: string): number[] {
@@ -108,25 +109,24 @@ export class FixedUnicodeType implements DataType<string, Uint32Array> {
     return value;
   }
 
-  /** Accepts a string of at most `length` code points (numbers are written as text). */
+  /**
+   * Accepts a string of at most `length` code points. Numbers are not turned into text, and a
+   * longer string is a {@link ValueTypeError} (NumPy would cut it silently).
+   */
   coerce(value: unknown): string {
-    const text =
-      typeof value === "string"
-        ? value
-        : typeof value === "number" || typeof value === "bigint"
-          ? String(value)
-          : undefined;
-    if (text === undefined)
-      throw new TypeError(
-        `Cannot store ${String(value)} in a ${this.name} array: expected a string`,
-      );
-    const count = codePoints(text).length;
-    if (count > this.length) {
-      throw new TypeError(
-        `Cannot store a string of ${count} characters in a ${this.name} array: its elements hold ${this.length}`,
-      );
+    if (typeof value !== "string") throw new ValueTypeError(value, this.name, "expected a string");
+    if (value.length > this.length) {
+      // Only strings longer in UTF-16 units can be longer in code points: count those.
+      const count = codePoints(value).length;
+      if (count > this.length) {
+        throw new ValueTypeError(
+          value,
+          this.name,
+          `${count} characters, more than the ${this.length} an element holds`,
+        );
+      }
     }
-    return text;
+    return value;
   }
 
   fill(data: Uint32Array, value: string, start = 0, end = data.length / this.length): void {

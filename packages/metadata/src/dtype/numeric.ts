@@ -5,6 +5,7 @@ import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import type { TypedArray } from "./containers.js";
 import { halfToNumber, NativeFloat16Array, numberToHalf } from "./float16.js";
 import type { DataType, DataTypeKind, Endian, ZarrFormat } from "./types.js";
+import { ValueTypeError } from "./value-errors.js";
 
 type Scalar = number | bigint | boolean;
 type TypedArrayConstructor = {
@@ -85,6 +86,9 @@ class NumericType implements DataType<Scalar, TypedArray> {
   private readonly isBig: boolean;
   /** Float16 held in a Float32Array because the runtime has no Float16Array. */
   private readonly halfFallback: boolean;
+  /** The integer range as numbers, for the check of each element written (not 64-bit types). */
+  private readonly minNumber: number;
+  private readonly maxNumber: number;
 
   constructor(private readonly spec: NumericSpec) {
     this.name = spec.name;
@@ -96,6 +100,16 @@ class NumericType implements DataType<Scalar, TypedArray> {
     this.halfFallback =
       spec.itemSize === 2 && spec.kind === "float" && spec.ctor.BYTES_PER_ELEMENT === 4;
     this.defaultFill = spec.kind === "bool" ? false : this.isBig ? 0n : 0;
+    this.minNumber = Number(spec.min ?? 0);
+    this.maxNumber = Number(spec.max ?? 0);
+    this.coerceByKind =
+      spec.kind === "bool"
+        ? (value) => this.coerceBool(value)
+        : spec.kind === "float"
+          ? (value) => this.coerceFloat(value)
+          : this.isBig
+            ? (value) => this.coerceBigInt(value)
+            : (value) => this.coerceInt(value);
   }
 
   create(length: number): TypedArray {
@@ -183,19 +197,105 @@ class NumericType implements DataType<Scalar, TypedArray> {
     return typeof value === "bigint" && Number.isSafeInteger(Number(value)) ? Number(value) : value;
   }
 
+  /**
+   * Checks and converts a value written to the array; anything the type cannot hold exactly
+   * is a {@link ValueTypeError} (nothing is rounded, wrapped or clamped):
+   * - `bool`: `true`, `false`, and `0`/`1` (numbers or bigints);
+   * - integer types: integer numbers and bigints within the type's range, and booleans;
+   *   `int64`/`uint64` take numbers only up to 2^53 in magnitude (beyond it a number may
+   *   already differ from the integer that was meant: pass a bigint);
+   * - float types: numbers (NaN and ±Infinity included), bigints and booleans; a finite
+   *   value too large for `float16`/`float32` is an error rather than ±Infinity.
+   * Strings are never parsed: `"5"` and `"NaN"` are errors for every numeric type.
+   */
   coerce(value: unknown): Scalar {
-    if (this.kind === "bool") return Boolean(value);
-    if (this.isBig) {
-      if (typeof value === "bigint") return value;
-      if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
-      if (typeof value === "boolean") return value ? 1n : 0n;
-      throw new TypeError(
-        `Cannot store ${String(value)} in a ${this.name} array: expected an integer or bigint`,
+    return this.coerceByKind(value);
+  }
+
+  /** The check of this type's family, chosen once: `coerce` runs for every element written. */
+  private readonly coerceByKind: (value: unknown) => Scalar;
+
+  private coerceBool(value: unknown): boolean {
+    if (typeof value === "boolean") return value;
+    if (value === 0 || value === 0n) return false;
+    if (value === 1 || value === 1n) return true;
+    throw new ValueTypeError(value, this.name, "expected true, false, 0 or 1");
+  }
+
+  private coerceFloat(value: unknown): number {
+    let n: number;
+    if (typeof value === "number") n = value;
+    else if (typeof value === "bigint") n = Number(value);
+    else if (typeof value === "boolean") return value ? 1 : 0;
+    else
+      throw new ValueTypeError(
+        value,
+        this.name,
+        typeof value === "string"
+          ? 'strings are not parsed as numbers; pass a number (Number.NaN, not "NaN")'
+          : "expected a number",
+      );
+    if (this.itemSize < 8 && Number.isFinite(n) && this.overflows(n)) {
+      throw new ValueTypeError(
+        value,
+        this.name,
+        `its magnitude is beyond the largest ${this.name}`,
       );
     }
-    if (typeof value === "number") return value;
-    if (typeof value === "bigint" || typeof value === "boolean") return Number(value);
-    throw new TypeError(`Cannot store ${String(value)} in a ${this.name} array: expected a number`);
+    return n;
+  }
+
+  /** Whether a finite number rounds to ±Infinity in this (16- or 32-bit) float type. */
+  private overflows(n: number): boolean {
+    // 65520 is halfway between the largest half (65504) and 2^16, so it rounds to Infinity.
+    return this.itemSize === 2 ? Math.abs(n) >= 65520 : !Number.isFinite(Math.fround(n));
+  }
+
+  private coerceInt(value: unknown): number {
+    if (typeof value === "number") {
+      // `|| 0` stores -0 as 0 (an integer has no sign of zero).
+      if (value >= this.minNumber && value <= this.maxNumber && Number.isInteger(value)) {
+        return value || 0;
+      }
+    } else if (typeof value === "bigint") {
+      if (this.inRange(value)) return Number(value);
+    } else if (typeof value === "boolean") {
+      return value ? 1 : 0;
+    }
+    throw this.notAnInteger(value);
+  }
+
+  private coerceBigInt(value: unknown): bigint {
+    if (typeof value === "bigint") {
+      if (this.inRange(value)) return value;
+    } else if (typeof value === "number") {
+      if (Number.isSafeInteger(value) && this.inRange(BigInt(value))) return BigInt(value);
+    } else if (typeof value === "boolean") {
+      return value ? 1n : 0n;
+    }
+    throw this.notAnInteger(value);
+  }
+
+  private inRange(value: bigint): boolean {
+    return value >= (this.spec.min as bigint) && value <= (this.spec.max as bigint);
+  }
+
+  private notAnInteger(value: unknown): ValueTypeError {
+    const range = `${this.spec.min}..${this.spec.max}`;
+    let reason = `expected an integer in ${range}`;
+    if (typeof value === "number") {
+      if (Number.isNaN(value)) reason = `NaN has no ${this.name} value`;
+      else if (!Number.isFinite(value)) reason = `${value} has no ${this.name} value`;
+      else if (!Number.isInteger(value)) reason = `not an integer; ${this.name} holds integers`;
+      else if (this.isBig && !Number.isSafeInteger(value) && this.inRange(BigInt(value)))
+        reason = "numbers beyond 2^53 are not exact integers; pass a bigint";
+      else reason = `outside the range ${range} of ${this.name}`;
+    } else if (typeof value === "bigint") {
+      reason = `outside the range ${range} of ${this.name}`;
+    } else if (typeof value === "string") {
+      reason = `strings are not parsed as numbers; expected an integer in ${range}`;
+    }
+    return new ValueTypeError(value, this.name, reason);
   }
 
   fill(data: TypedArray, value: Scalar, start?: number, end?: number): void {
@@ -208,6 +308,15 @@ class NumericType implements DataType<Scalar, TypedArray> {
     const n = data.length;
     if (typeof v === "number" && Number.isNaN(v)) {
       for (let i = 0; i < n; i++) if (!Number.isNaN(data[i])) return false;
+      return true;
+    }
+    if (this.kind === "float" && v === 0) {
+      // -0 is a value of its own: a chunk of -0 is not a chunk of the fill value 0 (nor the reverse).
+      const sign = 1 / v;
+      for (let i = 0; i < n; i++) {
+        const x = data[i] as number;
+        if (x !== 0 || 1 / x !== sign) return false;
+      }
       return true;
     }
     for (let i = 0; i < n; i++) if (data[i] !== v) return false;

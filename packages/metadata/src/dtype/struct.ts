@@ -5,6 +5,7 @@ import { bytesOf } from "./bytes-order.js";
 import type { Container } from "./containers.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
+import { ValueTypeError, valueDescription } from "./value-errors.js";
 
 /** One record of a structured array: field name to value (nested records are objects). */
 export type StructValue = { [field: string]: unknown };
@@ -380,8 +381,10 @@ export class StructType implements DataType<StructValue, Uint8Array> {
   }
 
   /**
-   * Accepts an object with a value for every field (each converted by the field type's
-   * `coerce`; subarray fields take nested arrays, a flat array or a TypedArray).
+   * Accepts an object with a value for every field and no other keys (each field converted
+   * by its type's `coerce`; subarray fields take nested arrays, a flat array or a TypedArray).
+   * A missing or unknown field, or a field value its type refuses, is a
+   * {@link ValueTypeError} that names the field.
    */
   coerce(value: unknown): StructValue {
     if (
@@ -390,34 +393,53 @@ export class StructType implements DataType<StructValue, Uint8Array> {
       Array.isArray(value) ||
       ArrayBuffer.isView(value)
     ) {
-      throw new TypeError(
-        `Cannot store ${String(value)} in a ${this.name} array: expected an object with its fields`,
-      );
+      throw new ValueTypeError(value, this.name, "expected an object with its fields");
     }
     const record = value as StructValue;
+    for (const key in record) {
+      if (Object.hasOwn(record, key) && !this.byName.has(key)) {
+        throw new ValueTypeError(value, this.name, `it has no field ${JSON.stringify(key)}`);
+      }
+    }
     const out: StructValue = {};
     for (const f of this.layout) {
-      if (!(f.name in record))
-        throw new TypeError(`A record for ${this.name} needs a value for the field "${f.name}"`);
-      const v = record[f.name];
-      if (f.shape.length === 0) {
-        out[f.name] = f.dataType.coerce(v);
-        continue;
-      }
-      const items = ArrayBuffer.isView(v)
-        ? Array.from(v as unknown as ArrayLike<unknown>)
-        : flatten(v, f.shape.length);
-      if (items.length !== f.count) {
-        throw new TypeError(
-          `Field "${f.name}" of ${this.name} holds ${f.count} values (shape [${f.shape}]), got ${items.length}`,
+      if (!(f.name in record)) {
+        throw new ValueTypeError(
+          value,
+          this.name,
+          `no value for the field ${JSON.stringify(f.name)}`,
         );
       }
-      out[f.name] = nest(
-        items.map((item) => f.dataType.coerce(item)),
-        f.shape,
-      );
+      try {
+        out[f.name] = this.coerceField(f, record[f.name]);
+      } catch (error) {
+        if (!(error instanceof ValueTypeError)) throw error;
+        throw new ValueTypeError(
+          value,
+          this.name,
+          `field ${JSON.stringify(f.name)}: ${valueDescription(error.value)} does not fit ${error.dataType}: ${error.reason}`,
+        );
+      }
     }
     return out;
+  }
+
+  private coerceField(f: Layout, v: unknown): unknown {
+    if (f.shape.length === 0) return f.dataType.coerce(v);
+    const items = ArrayBuffer.isView(v)
+      ? Array.from(v as unknown as ArrayLike<unknown>)
+      : flatten(v, f.shape.length);
+    if (items.length !== f.count) {
+      throw new ValueTypeError(
+        v,
+        f.dataType.name,
+        `the field holds ${f.count} values (shape [${f.shape}]), got ${items.length}`,
+      );
+    }
+    return nest(
+      items.map((item) => f.dataType.coerce(item)),
+      f.shape,
+    );
   }
 
   /** Whether a value is one record (an object naming every field) rather than a block of them. */

@@ -1,0 +1,74 @@
+/** Brand shared by every error class of the `@z` packages (see `isZarrError` in `@z/store-core`). */
+const ZARR_ERROR_BRAND = Symbol.for("@z/error");
+
+/**
+ * A short, safe description of a value for error messages: strings quoted (and cut at 40
+ * characters), bigints with their `n`, objects by class. Never throws (symbols, objects
+ * without a prototype).
+ */
+export function valueDescription(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+    case "number":
+      return Object.is(value, -0) ? "the number -0" : `the number ${value}`;
+    case "bigint":
+      return `the bigint ${value}n`;
+    case "boolean":
+      return String(value);
+    case "undefined":
+      return "undefined";
+    case "symbol":
+      return `a symbol (${value.description ?? ""})`;
+    case "function":
+      return "a function";
+    default: {
+      if (value === null) return "null";
+      if (Array.isArray(value)) return `an array of ${value.length} items`;
+      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      return typeof name === "string" && name !== "Object" ? `a ${name}` : "an object";
+    }
+  }
+}
+
+/**
+ * A value passed to `set` (or as a fill value) that the array's data type cannot hold
+ * exactly: NaN, ±Infinity or a fraction into an integer type, a number out of the type's
+ * range, a string into a numeric type, a number into a string type, a string longer than a
+ * fixed-length element, a record with a missing or unknown field. Nothing is converted
+ * silently: the message names the value, the data type and (for one element of a larger
+ * value) its index. It is a `TypeError` too, which is what these checks threw before they had
+ * a class of their own.
+ *
+ * ```ts
+ * try { await arr.set([0], Number.NaN); } catch (e) {
+ *   if (e instanceof ValueTypeError) e.dataType; // "int32"
+ * }
+ * ```
+ */
+export class ValueTypeError extends TypeError {
+  override name = "ValueTypeError";
+  readonly [ZARR_ERROR_BRAND] = true;
+
+  constructor(
+    /** The value that does not fit. */
+    readonly value: unknown,
+    /** The name of the data type it was written to. */
+    readonly dataType: string,
+    /** Why it does not fit, e.g. "expected an integer in -128..127". */
+    readonly reason: string,
+    /** The index of the element within the value passed to `set`, when it was one of many. */
+    readonly index?: readonly number[],
+  ) {
+    super(
+      `Cannot store ${valueDescription(value)} as ${dataType}` +
+        (index ? ` (element [${index.join(", ")}] of the value)` : "") +
+        `: ${reason}`,
+    );
+  }
+
+  /** The same error for the element at `index` of a larger value. */
+  at(index: readonly number[]): ValueTypeError {
+    return new ValueTypeError(this.value, this.dataType, this.reason, index);
+  }
+}
