@@ -93,6 +93,19 @@ export function permutation(n: number, random: () => number): number[] {
   return out;
 }
 
+/**
+ * The bytes of a shard index: uint64 little-endian (offset, nbytes) pairs, then (with
+ * `checksum`) the crc32c of those bytes, little-endian.
+ */
+export function encodeIndex(entries: BigUint64Array, checksum: boolean): Uint8Array {
+  const index = new Uint8Array(entries.length * 8 + (checksum ? 4 : 0));
+  const view = new DataView(index.buffer);
+  for (const [k, v] of entries.entries()) view.setBigUint64(k * 8, v, true);
+  if (checksum)
+    view.setUint32(entries.length * 8, crc32cOf(index.subarray(0, entries.length * 8)), true);
+  return index;
+}
+
 /** How to lay a shard out. */
 export interface ShardLayout {
   /** The order in which the inner chunks' bytes follow one another (C-order numbers). */
@@ -131,11 +144,7 @@ export function buildShard(
     pieces.push(bytes);
     at += bytes.length;
   });
-  const index = new Uint8Array(indexBytes);
-  const view = new DataView(index.buffer);
-  for (const [k, v] of entries.entries()) view.setBigUint64(k * 8, v, true);
-  if (layout.checksum)
-    view.setUint32(chunks.length * 16, crc32cOf(index.subarray(0, chunks.length * 16)), true);
+  const index = encodeIndex(entries, layout.checksum);
   const parts = layout.indexLocation === "start" ? [index, ...pieces] : [...pieces, index];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
