@@ -78,7 +78,6 @@ describe("every codec this package registers is in the contract table", () => {
 });
 
 for (const [name, variants] of Object.entries(VARIANTS)) {
-  variants.forEach((options, i) =>
-    describeCodecContract(variants.length > 1 ? `${name} #${i + 1}` : name, options),
-  );
+  for (const [i, options] of variants.entries())
+    describeCodecContract(variants.length > 1 ? `${name} #${i + 1}` : name, options);
 }
