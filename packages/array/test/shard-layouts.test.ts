@@ -310,6 +310,22 @@ describe("the hand-built shards are what the tests claim", () => {
   });
 });
 
+describe("writes into shards laid out by others keep their other inner chunks", () => {
+  it.each(CASES.map((c) => [label(c), c] as const))("%s", async (_label, c) => {
+    const { objects, expected } = buildArray(c);
+    const array = await openArray(new MapStore(objects));
+    const ref = new Reference(SHAPE, expected);
+    // A region across shards and inner chunks, partly over empty ones.
+    const region = [slice(1, 9), slice(5, 11)];
+    const { positions } = ref.orthogonal(region);
+    await array.set(region, 5);
+    ref.write(positions, () => 5);
+    expect(Array.from((await array.get()).data)).toEqual(ref.data);
+    const fresh = await openArray(new MapStore(objects));
+    await readEverySelection(fresh, ref.data as number[]);
+  });
+});
+
 describe("shards in any order, with gaps, read right from every store and on every path", () => {
   const scratch = scratchFolders("z-shard-layouts-");
   let root: string;
