@@ -349,4 +349,36 @@ describe("selections agree with a naive reference model", () => {
       { numRuns: RUNS },
     );
   });
+
+  it("selections covering one whole chunk, in any order (reversed slices, permutations, points)", async () => {
+    // Arrays of exactly one chunk (or shard), where a read may hand back the decoded chunk.
+    const oneChunk = setupArb
+      .map((s) => ({ ...s, shape: gridShape(s) }))
+      .filter((s) => s.shape.reduce((a, b) => a * b, 1) <= 300);
+    const axisOrder = (n: number) =>
+      fc.oneof(
+        fc.constant(slice(null, null, -1)),
+        fc.constant(null),
+        fc.shuffledSubarray(
+          Array.from({ length: n }, (_, i) => i),
+          { minLength: n, maxLength: n },
+        ),
+      );
+    await fc.assert(
+      fc.asyncProperty(
+        oneChunk.chain((s) => fc.tuple(fc.constant(s), fc.tuple(...s.shape.map(axisOrder)))),
+        async ([setup, items]) => {
+          const { array, ref } = await makeArray(setup);
+          const { positions, shape } = ref.orthogonal(items);
+          const got = await array.getOrthogonal(items as never);
+          expect(got.shape).toEqual(shape);
+          expect(toList(got.data)).toEqual(ref.read(positions));
+          // The same elements as points, in the orthogonal result's order.
+          const points = setup.shape.map((_, axis) => positions.map((p) => p[axis]));
+          expect(toList((await array.getCoordinates(points)).data)).toEqual(ref.read(positions));
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
 });
