@@ -1,4 +1,4 @@
-import { CodecPipeline } from "@z/codecs";
+import { CodecError, CodecPipeline } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
@@ -90,7 +90,7 @@ export class ChunkIo implements ChunkAccess {
     try {
       chunk = await this.pipeline.decode(bytes);
     } catch (error) {
-      throw locate(error, `chunk /${this.chunkKey(coords)}`);
+      throw locate(error, `chunk /${this.chunkKey(coords)}`, this.chunkKey(coords));
     }
     const data = chunk.data;
     const owned =
@@ -232,9 +232,13 @@ export function isFill(
   return dataType.isAllFill(one, fillValue);
 }
 
-/** Prefixes an error message with where it happened (a chunk key, a node path). */
-export function locate(error: unknown, where: string): unknown {
+/**
+ * Prefixes an error message with where it happened (a chunk key, a node path); with `key`, also
+ * records the store key on codec errors that do not name one yet.
+ */
+export function locate(error: unknown, where: string, key?: string): unknown {
   if (error instanceof Error && !error.message.startsWith(where))
     error.message = `${where}: ${error.message}`;
+  if (key !== undefined && error instanceof CodecError && error.key === undefined) error.key = key;
   return error;
 }

@@ -88,7 +88,9 @@ async function readWholeChunk(
   const stride = cOrderStrides(shape);
   const { dataType, fillValue } = metadata;
   let data: Chunk["data"];
-  if (found?.owned && isCContiguous(found.chunk)) {
+  // The decoded chunk is the result only when the part takes it in order: a reversed slice or
+  // a permuted index list covers the chunk too, but must be copied element by element.
+  if (found?.owned && isCContiguous(found.chunk) && part.inOrder?.() === true) {
     data = found.chunk.data;
   } else {
     data = dataType.create(product(shape));

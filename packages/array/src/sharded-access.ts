@@ -90,7 +90,7 @@ export class ShardedAccess implements ChunkAccess {
     try {
       index = await this.codec.decodeIndex(bytes);
     } catch (error) {
-      throw locate(error, `shard /${key}`);
+      throw locate(error, `shard /${key}`, key);
     }
     this.indexes.set(key, index, index.entries.byteLength + 64);
     return index;
@@ -103,7 +103,9 @@ export class ShardedAccess implements ChunkAccess {
     options: AccessOptions,
   ): Promise<Uint8Array[]> {
     const fetched = await this.ranged.getRanges(key, spans, { signal: options.signal });
-    if (!fetched) throw new DecodeError(`shard /${key} disappeared while it was being read`);
+    if (!fetched) {
+      throw new DecodeError(`shard /${key} disappeared while it was being read`, { key });
+    }
     return fetched;
   }
 
@@ -120,12 +122,19 @@ export class ShardedAccess implements ChunkAccess {
         const index = await this.shardIndex(group.coords, options);
         const present: { part: ChunkPart; inner: number; span: Span }[] = [];
         for (const item of group.items) {
-          const entry = index?.entry(item.inner);
+          let entry: ReturnType<ShardIndex["entry"]>;
+          try {
+            entry = index?.entry(item.inner);
+          } catch (error) {
+            throw locate(error, `shard /${key}`, key);
+          }
           if (entry)
             present.push({ ...item, span: { offset: entry.offset, length: entry.nbytes } });
           else visit(item.part, undefined);
         }
         if (present.length === 0) return;
+        // The spans may lie in any order in the shard (zarr-python writes inner chunks in
+        // Morton order), with gaps; each is fetched by its own offset.
         const bytes = await this.fetchSpans(
           key,
           present.map((p) => p.span),
@@ -136,10 +145,11 @@ export class ShardedAccess implements ChunkAccess {
             if (bytes[i].length !== span.length) {
               throw new DecodeError(
                 `shard /${key}: inner chunk [${this.codec.innerCoords(inner)}] is indexed at bytes ${span.offset}..${span.offset + span.length}, past the end of the shard`,
+                { key },
               );
             }
             const chunk = await this.codec.decodeInner(bytes[i], inner).catch((e) => {
-              throw locate(e, `shard /${key}`);
+              throw locate(e, `shard /${key}`, key);
             });
             visit(part, chunk);
           }),

@@ -7,23 +7,96 @@ import { Reference } from "./reference.js";
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
 const DTYPES = ["int32", "float64", "uint8", "int64", "bool"] as const;
 
+/**
+ * How chunks are stored: one object per chunk (plain, or gzip-compressed), or sharded: inner
+ * chunk by inner chunk with the index at the start or the end, nested sharding, and a gzip
+ * after `sharding_indexed` (shards decoded whole).
+ */
+const LAYOUTS = [
+  "plain",
+  "plain + gzip",
+  "shards, index at end",
+  "shards, index at start",
+  "nested shards",
+  "shards + gzip",
+] as const;
+type Layout = (typeof LAYOUTS)[number];
+
 interface Setup {
   shape: number[];
+  /** The (inner) chunk shape: the unit a read decodes. */
   chunks: number[];
   dtype: (typeof DTYPES)[number];
   zarrFormat: 2 | 3;
   order: "C" | "F";
+  layout: Layout;
+  /** Inner chunks per shard along each axis (sharded layouts); nested: per middle chunk too. */
+  factor: number[];
 }
 
 const setupArb: fc.Arbitrary<Setup> = fc.integer({ min: 1, max: 3 }).chain((ndim) =>
-  fc.record({
-    shape: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: ndim, maxLength: ndim }),
-    chunks: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: ndim, maxLength: ndim }),
-    dtype: fc.constantFrom(...DTYPES),
-    zarrFormat: fc.constantFrom(2 as const, 3 as const),
-    order: fc.constantFrom("C" as const, "F" as const),
-  }),
+  fc
+    .record({
+      shape: fc.array(fc.integer({ min: 1, max: 7 }), { minLength: ndim, maxLength: ndim }),
+      chunks: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: ndim, maxLength: ndim }),
+      dtype: fc.constantFrom(...DTYPES),
+      zarrFormat: fc.constantFrom(2 as const, 3 as const),
+      order: fc.constantFrom("C" as const, "F" as const),
+      layout: fc.constantFrom(...LAYOUTS),
+      factor: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: ndim, maxLength: ndim }),
+    })
+    // Sharding is v3 only.
+    .map((s) => (s.layout.startsWith("plain") ? s : { ...s, zarrFormat: 3 as const })),
 );
+
+/** The middle chunk shape of nested sharding. */
+const middleShape = (s: Setup) => s.chunks.map((c, i) => c * s.factor[i]);
+
+/** The chunk grid's shape: the unit of `getBlocks` (shards for sharded layouts). */
+function gridShape(s: Setup): number[] {
+  if (s.layout.startsWith("plain")) return s.chunks;
+  if (s.layout === "nested shards") return middleShape(s).map((m, i) => m * s.factor[i]);
+  return middleShape(s);
+}
+
+function shardingCodec(chunkShape: number[], codecs: object[], location: "start" | "end") {
+  return {
+    name: "sharding_indexed",
+    configuration: {
+      chunk_shape: chunkShape,
+      codecs,
+      index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+      index_location: location,
+    },
+  };
+}
+
+/** The creation options of a setup's layout. */
+function layoutOptions(s: Setup): Record<string, unknown> {
+  const bytes = { name: "bytes", configuration: { endian: "little" } };
+  const gzip = { name: "gzip", configuration: { level: 1 } };
+  switch (s.layout) {
+    case "plain":
+      return { chunks: s.chunks, compressors: null };
+    case "plain + gzip":
+      return { chunks: s.chunks, compressors: [gzip] };
+    case "shards, index at end":
+    case "shards, index at start":
+      return {
+        chunks: s.chunks,
+        shards: gridShape(s),
+        shardIndexLocation: s.layout.endsWith("start") ? "start" : "end",
+        compressors: null,
+      };
+    case "nested shards":
+      return {
+        chunks: gridShape(s),
+        codecs: [shardingCodec(middleShape(s), [shardingCodec(s.chunks, [bytes], "start")], "end")],
+      };
+    case "shards + gzip":
+      return { chunks: gridShape(s), codecs: [shardingCodec(s.chunks, [bytes], "end"), gzip] };
+  }
+}
 
 function element(dtype: Setup["dtype"], i: number): unknown {
   switch (dtype) {
@@ -48,12 +121,14 @@ function plain(dtype: Setup["dtype"], value: unknown): unknown {
 async function makeArray(setup: Setup): Promise<{ array: ZarrArray; ref: Reference }> {
   const array = await createArray(new Map(), {
     shape: setup.shape,
-    chunks: setup.chunks,
     dtype: setup.dtype,
     zarrFormat: setup.zarrFormat,
     order: setup.order,
-    compressors: null,
+    ...layoutOptions(setup),
   });
+  // Plain sharding reads inner chunk by inner chunk; codecs around it make shards decode whole.
+  const partial = setup.layout.startsWith("shards, index") || setup.layout === "nested shards";
+  expect(array.access === array.io).toBe(!partial);
   const n = setup.shape.reduce((a, b) => a * b, 1);
   const values = Array.from({ length: n }, (_, i) => element(setup.dtype, i));
   const ref = new Reference(
@@ -241,7 +316,7 @@ describe("selections agree with a naive reference model", () => {
         setupArb.chain((s) =>
           fc.tuple(
             fc.constant(s),
-            fc.tuple(...s.shape.map((n, i) => blockItem(Math.ceil(n / s.chunks[i])))),
+            fc.tuple(...s.shape.map((n, i) => blockItem(Math.ceil(n / gridShape(s)[i])))),
             fc.nat(100),
           ),
         ),
@@ -249,7 +324,7 @@ describe("selections agree with a naive reference model", () => {
           const { array, ref } = await makeArray(setup);
           // The same region as a basic selection of element slices.
           const asSlices = items.map((item, axis) => {
-            const c = setup.chunks[axis];
+            const c = gridShape(setup)[axis];
             const n = setup.shape[axis];
             const blocks = Math.ceil(n / c);
             if (item === null) return slice(0, n);
@@ -269,6 +344,38 @@ describe("selections agree with a naive reference model", () => {
           await array.setBlocks(items, { data: value as never, shape });
           ref.write(positions, at);
           expect(toList((await array.get()).data)).toEqual(ref.data);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("selections covering one whole chunk, in any order (reversed slices, permutations, points)", async () => {
+    // Arrays of exactly one chunk (or shard), where a read may hand back the decoded chunk.
+    const oneChunk = setupArb
+      .map((s) => ({ ...s, shape: gridShape(s) }))
+      .filter((s) => s.shape.reduce((a, b) => a * b, 1) <= 300);
+    const axisOrder = (n: number) =>
+      fc.oneof(
+        fc.constant(slice(null, null, -1)),
+        fc.constant(null),
+        fc.shuffledSubarray(
+          Array.from({ length: n }, (_, i) => i),
+          { minLength: n, maxLength: n },
+        ),
+      );
+    await fc.assert(
+      fc.asyncProperty(
+        oneChunk.chain((s) => fc.tuple(fc.constant(s), fc.tuple(...s.shape.map(axisOrder)))),
+        async ([setup, items]) => {
+          const { array, ref } = await makeArray(setup);
+          const { positions, shape } = ref.orthogonal(items);
+          const got = await array.getOrthogonal(items as never);
+          expect(got.shape).toEqual(shape);
+          expect(toList(got.data)).toEqual(ref.read(positions));
+          // The same elements as points, in the orthogonal result's order.
+          const points = setup.shape.map((_, axis) => positions.map((p) => p[axis]));
+          expect(toList((await array.getCoordinates(points)).data)).toEqual(ref.read(positions));
         },
       ),
       { numRuns: RUNS },

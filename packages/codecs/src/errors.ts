@@ -4,6 +4,16 @@ const ZARR_ERROR_BRAND = Symbol.for("@z/error");
 export class CodecError extends Error {
   override name = "CodecError";
   readonly [ZARR_ERROR_BRAND] = true;
+  /**
+   * The store key of the chunk or shard the error is about. Codecs do not know it; the reader
+   * that fetched the bytes sets it (and names the key in the message) before passing the error on.
+   */
+  key?: string;
+
+  constructor(message?: string, options?: { key?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    if (options?.key !== undefined) this.key = options.key;
+  }
 }
 
 /** A codec name that no registered codec answers to. */

@@ -84,4 +84,8 @@ class BasicPart implements ChunkPart {
   covers(chunkShape: readonly number[], arrayShape: readonly number[]): boolean {
     return coversChunk(this.projection, chunkShape, arrayShape);
   }
+
+  inOrder(): boolean {
+    return this.projection.axes.every((a) => a.start === 0 && (a.step === 1 || a.count === 1));
+  }
 }

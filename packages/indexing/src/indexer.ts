@@ -22,6 +22,12 @@ export interface ChunkPart {
    * replace the chunk without reading it.
    */
   covers(chunkShape: readonly number[], arrayShape: readonly number[]): boolean;
+  /**
+   * Whether the part takes the elements of its chunk in the chunk's own order (every axis
+   * forward from index 0), so a result covering the whole chunk is the chunk itself. Reversed
+   * slices, permuted index arrays and points never are. Absent means no.
+   */
+  inOrder?(): boolean;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { crc32c } from "../crc32c.js";
 import { ChecksumError, CodecConfigError, DecodeError } from "../errors.js";
-import type { BytesToBytesCodec } from "../types.js";
+import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { adler32 } from "./adler32.js";
 import { crc32 } from "./crc32.js";
 
@@ -72,7 +72,7 @@ export class Checksum32Codec implements BytesToBytesCodec {
     return out;
   }
 
-  decode(bytes: Uint8Array): Uint8Array {
+  decode(bytes: Uint8Array, options?: BytesDecodeOptions): Uint8Array {
     if (bytes.length < 4) {
       throw new DecodeError(
         `${this.name} codec: ${bytes.length} bytes cannot hold a 4-byte checksum`,
@@ -81,6 +81,11 @@ export class Checksum32Codec implements BytesToBytesCodec {
     const at = this.location === "start" ? 0 : bytes.length - 4;
     const data =
       this.location === "start" ? bytes.subarray(4) : bytes.subarray(0, bytes.length - 4);
+    if (options && data.length > options.maxSize) {
+      throw new DecodeError(
+        `${this.name} codec: the data has ${data.length} bytes, more than the chunk's ${options.maxSize}`,
+      );
+    }
     const stored = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true);
     const actual = FUNCTIONS[this.checksum](data);
     if (stored !== actual) {

@@ -1,7 +1,7 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { crc32c } from "../crc32c.js";
 import { ChecksumError, DecodeError } from "../errors.js";
-import type { BytesToBytesCodec } from "../types.js";
+import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 
 /**
  * The `crc32c` codec: appends the CRC-32C of the data as 4 little-endian bytes, and checks it
@@ -31,11 +31,16 @@ export class Crc32cCodec implements BytesToBytesCodec {
     return out;
   }
 
-  decode(bytes: Uint8Array): Uint8Array {
+  decode(bytes: Uint8Array, options?: BytesDecodeOptions): Uint8Array {
     if (bytes.length < 4) {
       throw new DecodeError(`crc32c codec: ${bytes.length} bytes cannot hold a 4-byte checksum`);
     }
     const data = bytes.subarray(0, bytes.length - 4);
+    if (options && data.length > options.maxSize) {
+      throw new DecodeError(
+        `crc32c codec: the data has ${data.length} bytes, more than the chunk's ${options.maxSize}`,
+      );
+    }
     const stored = new DataView(bytes.buffer, bytes.byteOffset + data.length, 4).getUint32(0, true);
     const actual = crc32c(data);
     if (stored !== actual) {

@@ -241,24 +241,22 @@ export class ShardingCodec implements ArrayToBytesCodec {
     const data = dataType.create(product(shape));
     const stride = cOrderStrides(shape);
     const innerShape = this.configuration.chunkShape;
-    let filled = false;
-    for (let i = 0; i < this.innerCount; i++) {
-      const entry = index.entry(i, bytes.length);
-      const offset = this.innerOffset(i, stride);
-      if (!entry) {
-        if (!filled) {
-          dataType.fill(data, fillValue);
-          filled = true;
-        }
-        continue;
-      }
+    // Where each inner chunk is, checked before anything is decoded. The entries are in C order
+    // over the inner chunks, but the bytes they point to may be in any order (zarr-python writes
+    // Morton order), with gaps between them.
+    const entries = Array.from({ length: this.innerCount }, (_, i) => index.entry(i, bytes.length));
+    // Empty inner chunks read as the fill value: fill the whole shard first, before any inner
+    // chunk is copied in, so no decoded chunk is overwritten.
+    if (entries.some((entry) => entry === undefined)) dataType.fill(data, fillValue);
+    for (const [i, entry] of entries.entries()) {
+      if (!entry) continue;
       const inner = await this.decodeInner(
         bytes.subarray(entry.offset, entry.offset + entry.nbytes),
         i,
       );
       copyStrided(
         { data: inner.data, offset: 0, stride: inner.stride },
-        { data, offset, stride },
+        { data, offset: this.innerOffset(i, stride), stride },
         innerShape,
         dataType.lanes,
       );
