@@ -1,11 +1,11 @@
+import { formatValue } from "../format-value.js";
 import { isJsonObject, type JsonValue } from "../json.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { V2DataType } from "./registry.js";
 import { type StructFieldSpec, StructType } from "./struct.js";
 import type { DataType, Endian } from "./types.js";
 
-const show = (json: unknown) =>
-  JSON.stringify(json, (_, v) => (typeof v === "bigint" ? v.toString() : v));
+const show = (json: unknown) => formatValue(json);
 
 function parseShape(json: JsonValue, where: string): number[] {
   // NumPy also takes a bare integer for a one-dimensional subarray.
