@@ -3,6 +3,7 @@
  * grids, chunk key encodings, array and group documents, and the v2 to v3 translation.
  * @packageDocumentation
  */
+export * from "./array-limits.js";
 export * from "./array-metadata.js";
 export * from "./chunk-grid.js";
 export * from "./chunk-key.js";
