@@ -3,6 +3,7 @@ import {
   arrayMetadataToV2Json,
   arrayMetadataToV3Json,
   encodeJson,
+  formatValue,
   type GroupMetadata,
   groupMetadataToV3Json,
   isJsonObject,
@@ -180,7 +181,7 @@ export function parseV3Node(doc: JsonValue, where: string): NodeMetadata {
   if (!("node_type" in doc))
     throw new MetadataError(`${where} is missing the required field "node_type"`);
   throw new MetadataError(
-    `${where}: "node_type" must be "array" or "group", got ${JSON.stringify(doc.node_type)}`,
+    `${where}: "node_type" must be "array" or "group", got ${formatValue(doc.node_type)}`,
   );
 }
 
