@@ -42,21 +42,40 @@ export function checkJsonValue(value: unknown, where: string): asserts value is 
   const limits = metadataLimits();
   const maxDepth = Math.max(1, limits.maxJsonDepth - USER_JSON_DEPTH_MARGIN);
   const ancestors = new Set<object>();
-  let size = 0;
-  const visit = (v: unknown, path: string, depth: number): void => {
-    // Each value costs at least a few bytes once written (separators, quotes, indentation).
-    size += 4;
-    if (typeof v === "string") size += v.length;
-    if (size > limits.maxDocumentBytes) {
+  // Sub-objects already checked, with their written size and height: a value that shares
+  // them (a list holding the same list twice, nested sixty times) is checked in linear time,
+  // while its size still counts every repetition, as writing it would.
+  const checked = new Map<object, { size: number; height: number }>();
+  let total = 0;
+  const grow = (bytes: number): void => {
+    total += bytes;
+    if (total > limits.maxDocumentBytes) {
       throw new MetadataLimitError(
         `${where} would take more than ${limits.maxDocumentBytes} bytes written as JSON (maxDocumentBytes)`,
         "maxDocumentBytes",
         limits.maxDocumentBytes,
-        size,
+        total,
       );
     }
-    if (v === null || typeof v === "string" || typeof v === "boolean") return;
-    if (typeof v === "number" || typeof v === "bigint") return;
+  };
+  const tooDeep = (path: string, depth: number): MetadataLimitError =>
+    new MetadataLimitError(
+      `${path} is nested more than ${maxDepth} levels deep inside ${where} (maxJsonDepth less ${USER_JSON_DEPTH_MARGIN} for the enclosing document)`,
+      "maxJsonDepth",
+      maxDepth,
+      depth,
+    );
+  /** Checks `v` at `depth`; returns its height (0 for a scalar). */
+  const visit = (v: unknown, path: string, depth: number): number => {
+    // Every value takes at least two bytes written: itself and a separator.
+    if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "bigint") {
+      grow(2);
+      return 0;
+    }
+    if (typeof v === "string") {
+      grow(2 + v.length);
+      return 0;
+    }
     const isArray = Array.isArray(v);
     const proto = typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
     if (!isArray && proto !== Object.prototype && proto !== null) {
@@ -66,25 +85,31 @@ export function checkJsonValue(value: unknown, where: string): asserts value is 
     }
     const object = v as object;
     if (ancestors.has(object)) throw new MetadataError(`${path} refers back to itself (a cycle)`);
-    if (depth >= maxDepth) {
-      throw new MetadataLimitError(
-        `${path} is nested more than ${maxDepth} levels deep inside ${where} (maxJsonDepth less ${USER_JSON_DEPTH_MARGIN} for the enclosing document)`,
-        "maxJsonDepth",
-        maxDepth,
-        depth + 1,
-      );
+    const seen = checked.get(object);
+    if (seen) {
+      if (depth + seen.height > maxDepth) throw tooDeep(path, depth + seen.height);
+      grow(seen.size);
+      return seen.height;
     }
+    if (depth >= maxDepth) throw tooDeep(path, depth + 1);
+    const before = total;
+    let height = 0;
     ancestors.add(object);
+    grow(2);
     if (isArray) {
       const list = v as unknown[];
-      for (let i = 0; i < list.length; i++) visit(list[i], child(path, i), depth + 1);
+      for (let i = 0; i < list.length; i++)
+        height = Math.max(height, visit(list[i], child(path, i), depth + 1));
     } else {
       for (const key of Object.keys(object)) {
-        size += key.length;
-        visit((object as Record<string, unknown>)[key], child(path, key), depth + 1);
+        grow(3 + key.length);
+        const item = (object as Record<string, unknown>)[key];
+        height = Math.max(height, visit(item, child(path, key), depth + 1));
       }
     }
     ancestors.delete(object);
+    checked.set(object, { size: total - before, height: height + 1 });
+    return height + 1;
   };
   visit(value, where, 0);
 }

@@ -62,7 +62,9 @@ export function setMetadataLimits(changes: Partial<MetadataLimits>): Readonly<Me
     if (!(name in DEFAULT_METADATA_LIMITS))
       throw new MetadataError(`Unknown metadata limit ${JSON.stringify(name)}`);
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1)
-      throw new MetadataError(`The metadata limit ${name} must be a positive integer, got ${value}`);
+      throw new MetadataError(
+        `The metadata limit ${name} must be a positive integer, got ${value}`,
+      );
     next[name as keyof MetadataLimits] = value;
   }
   current = Object.freeze(next);

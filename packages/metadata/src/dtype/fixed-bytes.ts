@@ -158,9 +158,7 @@ export abstract class FixedBytesBase implements DataType<Uint8Array, Uint8Array>
     }
     if (format === 2 && (typeof json === "number" || typeof json === "bigint"))
       return encoder.encode(String(json));
-    throw new FillValueError(
-      `Invalid ${what} ${formatValue(json)}: expected a base64 string`,
-    );
+    throw new FillValueError(`Invalid ${what} ${formatValue(json)}: expected a base64 string`);
   }
 }
 
