@@ -15,8 +15,8 @@ import {
 import {
   type ArrayMetadata,
   type Chunk,
-  checkAttributes,
   type Container,
+  checkAttributes,
   type DataType,
   type JsonObject,
   product,

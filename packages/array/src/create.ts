@@ -25,13 +25,13 @@ import type { ContainerOf } from "./container-types.js";
 import { type ArrayOptions, buildArrayMetadata } from "./create-metadata.js";
 import { ContainsArrayError, ContainsGroupError } from "./errors.js";
 import { Group } from "./group.js";
-import { checkOptionsObject, isPlainObject } from "./option-checks.js";
 import {
   type NodeMetadata,
   nodeMetadataDocuments,
   readNodeMetadata,
   writeManyDocuments,
 } from "./metadata-io.js";
+import { checkOptionsObject, isPlainObject } from "./option-checks.js";
 
 /** Options shared by node creation. */
 export interface CreateNodeOptions {

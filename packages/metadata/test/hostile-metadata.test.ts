@@ -21,7 +21,7 @@ import {
   uint8,
 } from "@z/metadata";
 import { isZarrError } from "@z/store-core";
-import { fixturePath, haveFixtures } from "@z/test-utils";
+import { fixturePath, haveFixtures, jsonMutation } from "@z/test-utils";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -397,69 +397,6 @@ function metadataFixtures(): Doc[] {
   return out;
 }
 
-/** Values that have broken parsers: huge, negative, fractional, wrong types, deep. */
-const hostileValue: fc.Arbitrary<JsonValue> = fc.oneof(
-  fc.constantFrom<JsonValue>(
-    2n ** 64n,
-    2n ** 53n + 2n,
-    -1,
-    0,
-    1.5,
-    Number.NaN,
-    Number.POSITIVE_INFINITY,
-    1e308,
-    "",
-    "|V99999999999",
-    "|V2000000000",
-    "<U999999999",
-    "r99999999999999",
-    null,
-    true,
-    [],
-    {},
-    [2n ** 64n],
-    [0],
-    [-1, 2],
-    { name: "raw_bytes", configuration: { length_bytes: 2 ** 40 } },
-    { name: "struct", configuration: { fields: [] } },
-    { name: "sharding_indexed", configuration: { chunk_shape: [2n ** 60n] } },
-  ),
-  fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<JsonValue>,
-);
-
-type Mutation = (doc: JsonValue) => JsonValue;
-
-/** A mutation at a random place in the document: replace, delete or duplicate a value. */
-const mutation: fc.Arbitrary<Mutation> = fc
-  .tuple(fc.nat(), fc.constantFrom("replace", "delete", "wrap"), hostileValue)
-  .map(([pick, kind, value]) => (doc: JsonValue) => {
-    const copy = structuredClone(doc);
-    const slots: { parent: JsonValue[] | Record<string, JsonValue>; key: string | number }[] = [];
-    const collect = (v: JsonValue) => {
-      if (Array.isArray(v)) {
-        v.forEach((item, i) => {
-          slots.push({ parent: v, key: i });
-          collect(item);
-        });
-      } else if (v && typeof v === "object") {
-        for (const [k, item] of Object.entries(v)) {
-          slots.push({ parent: v, key: k });
-          collect(item);
-        }
-      }
-    };
-    collect(copy);
-    if (slots.length === 0) return value;
-    const { parent, key } = slots[pick % slots.length];
-    const target = parent as Record<string | number, JsonValue>;
-    if (kind === "delete") {
-      if (Array.isArray(parent)) parent.splice(key as number, 1);
-      else delete target[key];
-    } else if (kind === "wrap") target[key] = [target[key], value];
-    else target[key] = value;
-    return copy;
-  });
-
 function parseAny(doc: JsonValue, file: string): void {
   const obj = doc as Record<string, JsonValue>;
   const where = `/${file}`;
@@ -482,7 +419,7 @@ describe.runIf(haveFixtures("hostile-metadata"))("mutated fixture documents", ()
     fc.assert(
       fc.property(
         fc.constantFrom(...docs),
-        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        fc.array(jsonMutation, { minLength: 1, maxLength: 3 }),
         (doc, mutations) => {
           const mutated = mutations.reduce((d, m) => m(d), doc.json);
           try {
