@@ -23,6 +23,7 @@ import {
   validateDimensionNames,
   validateShape,
 } from "@z/metadata";
+import { isZarrError } from "@z/store-core";
 import { guessChunks } from "./chunking.js";
 import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer } from "./codec-specs.js";
 import {
@@ -158,6 +159,12 @@ function fillValueOf(
     const json = dataType.fillToJson(value, format);
     return { value: dataType.parseFill(json, format), json };
   } catch (error) {
+    // A data type's own typed error (an Arrow field's, say) keeps its class; plain errors
+    // (a TypeError from a conversion) become a FillValueError naming the option.
+    if (isZarrError(error)) {
+      error.message = `The fillValue option ${shown(options.fillValue)}: ${error.message}`;
+      throw error;
+    }
     throw new FillValueError(
       `The fillValue option ${shown(options.fillValue)} does not fit ${dataType.name}: ${(error as Error)?.message ?? shown(error)}`,
       { cause: error },
