@@ -16,6 +16,7 @@ import {
   type ArrayMetadata,
   type Chunk,
   type Container,
+  checkAttributes,
   type DataType,
   type JsonObject,
   product,
@@ -329,6 +330,8 @@ export class ZarrArray<C extends Container = Container> {
     attributes: JsonObject,
     options: { replace?: boolean } = {},
   ): Promise<this> {
+    // Checked before the merge, so a bad value is named where the caller put it.
+    checkAttributes(attributes, `/${this.path} attributes`);
     const merged = options.replace ? attributes : { ...this.metadata.attributes, ...attributes };
     const metadata: ArrayMetadata = { ...this.metadata, attributes: merged };
     // v2 keeps attributes in their own document, which must be rewritten even when emptied.

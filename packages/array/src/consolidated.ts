@@ -1,6 +1,7 @@
 import {
   arrayMetadataToV3Json,
   encodeJson,
+  formatValue,
   type GroupMetadata,
   groupMetadataToV3Json,
   isJsonObject,
@@ -120,7 +121,7 @@ export class ConsolidatedMetadata {
     if (json.kind !== "inline") {
       if (json.must_understand === false) return undefined;
       throw new MetadataError(
-        `${at}: unsupported kind ${JSON.stringify(json.kind)} (only "inline" is known); open with consolidated: false to ignore it`,
+        `${at}: unsupported kind ${formatValue(json.kind)} (only "inline" is known); open with consolidated: false to ignore it`,
       );
     }
     if (json.must_understand !== undefined && typeof json.must_understand !== "boolean") {
@@ -141,7 +142,7 @@ export class ConsolidatedMetadata {
     if (!isJsonObject(json)) throw new MetadataError(`${where} must be a JSON object`);
     if (json.zarr_consolidated_format !== 1) {
       throw new MetadataError(
-        `${where}: "zarr_consolidated_format" must be 1, got ${JSON.stringify(json.zarr_consolidated_format ?? null)}`,
+        `${where}: "zarr_consolidated_format" must be 1, got ${formatValue(json.zarr_consolidated_format ?? null)}`,
       );
     }
     if (!isJsonObject(json.metadata))
@@ -382,11 +383,11 @@ function collectV3(
     if (!isJsonObject(doc)) throw new MetadataError(`${at} must be a JSON object`);
     if (doc.zarr_format !== 3)
       throw new MetadataError(
-        `${at}: "zarr_format" must be 3, got ${JSON.stringify(doc.zarr_format ?? null)}`,
+        `${at}: "zarr_format" must be 3, got ${formatValue(doc.zarr_format ?? null)}`,
       );
     if (doc.node_type !== "array" && doc.node_type !== "group") {
       throw new MetadataError(
-        `${at}: "node_type" must be "array" or "group", got ${JSON.stringify(doc.node_type ?? null)}`,
+        `${at}: "node_type" must be "array" or "group", got ${formatValue(doc.node_type ?? null)}`,
       );
     }
     if (!out.has(path)) out.set(path, doc);

@@ -1,10 +1,13 @@
 import {
   type ArrayMetadata,
   type ChunkKeyEncoding,
+  checkArrayLimits,
+  checkAttributes,
   codecsToV2Layout,
   type DataType,
   DefaultChunkKeyEncoding,
   type Endian,
+  FillValueError,
   type JsonObject,
   type JsonValue,
   MetadataError,
@@ -13,18 +16,25 @@ import {
   RegularChunkGrid,
   resolveDataTypeV2,
   resolveDataTypeV3,
+  UnknownDataTypeError,
   V2ChunkKeyEncoding,
   v2Codecs,
   validateChunkShape,
+  validateDimensionNames,
   validateShape,
 } from "@z/metadata";
+import { isZarrError } from "@z/store-core";
 import { guessChunks } from "./chunking.js";
+import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer } from "./codec-specs.js";
 import {
-  type CodecSpec,
-  DEFAULT_COMPRESSOR,
-  defaultSerializer,
-  toNamedConfig,
-} from "./codec-specs.js";
+  checkChoice,
+  checkDataTypeObject,
+  checkedCodec,
+  checkedCodecList,
+  checkOptionsObject,
+  isPlainObject,
+  shown,
+} from "./option-checks.js";
 
 /** How to create an array. */
 export interface ArrayOptions {
@@ -74,11 +84,14 @@ export interface ArrayOptions {
   dimensionSeparator?: "/" | ".";
 }
 
-function resolveDtype(dtype: string | DataType): { dataType: DataType; endian: Endian } {
-  if (typeof dtype !== "string") return { dataType: dtype, endian: "little" };
+function resolveDtype(dtype: unknown): { dataType: DataType; endian: Endian } {
+  if (typeof dtype !== "string") return { dataType: checkDataTypeObject(dtype), endian: "little" };
   try {
-    return { dataType: resolveDataTypeV3(dtype), endian: "little" };
-  } catch {
+    return { dataType: resolveDataTypeV3(dtype, "the dtype option"), endian: "little" };
+  } catch (error) {
+    // Not a v3 name: try it as a NumPy type string. A known name with bad parameters (a
+    // length beyond the limits, say) keeps its own error.
+    if (!(error instanceof UnknownDataTypeError)) throw error;
     return resolveDataTypeV2(dtype, "the dtype option");
   }
 }
@@ -87,11 +100,11 @@ function compressorList(options: ArrayOptions): NamedConfig[] {
   if (options.compressor !== undefined && options.compressors !== undefined) {
     throw new MetadataError('Pass either "compressor" or "compressors", not both');
   }
+  const option = options.compressors !== undefined ? "compressors" : "compressor";
   const given = options.compressors !== undefined ? options.compressors : options.compressor;
   if (given === undefined) return [DEFAULT_COMPRESSOR];
   if (given === null) return [];
-  const list = Array.isArray(given) ? given : [given as CodecSpec];
-  return list.map(toNamedConfig);
+  return Array.isArray(given) ? checkedCodecList(given, option) : [checkedCodec(given, option)];
 }
 
 function codecList(
@@ -100,15 +113,22 @@ function codecList(
   endian: Endian,
   ndim: number,
 ): NamedConfig[] {
-  if (options.codecs) return options.codecs.map(toNamedConfig);
+  if (options.codecs !== undefined) {
+    const codecs = checkedCodecList(options.codecs, "codecs");
+    if (codecs.length === 0)
+      throw new MetadataError("The codecs option must list at least one codec (the serializer)");
+    return codecs;
+  }
   const codecs: NamedConfig[] = [];
   if (options.order === "F" && ndim > 1) {
     const order = Array.from({ length: ndim }, (_, i) => ndim - 1 - i);
     codecs.push({ name: "transpose", configuration: { order }, mustUnderstand: true });
   }
-  codecs.push(...(options.filters ?? []).map(toNamedConfig));
+  codecs.push(...checkedCodecList(options.filters ?? [], "filters"));
   codecs.push(
-    options.serializer ? toNamedConfig(options.serializer) : defaultSerializer(dataType, endian),
+    options.serializer !== undefined
+      ? checkedCodec(options.serializer, "serializer")
+      : defaultSerializer(dataType, endian),
   );
   codecs.push(...compressorList(options));
   return codecs;
@@ -130,14 +150,38 @@ function fillValueOf(
       );
     }
   }
-  const value =
-    options.fillValue === undefined ? dataType.defaultFill : dataType.coerce(options.fillValue);
-  const json = dataType.fillToJson(value, format);
-  return { value: dataType.parseFill(json, format), json };
+  if (options.fillValue === undefined) {
+    const json = dataType.fillToJson(dataType.defaultFill, format);
+    return { value: dataType.parseFill(json, format), json };
+  }
+  try {
+    const value = dataType.coerce(options.fillValue);
+    const json = dataType.fillToJson(value, format);
+    return { value: dataType.parseFill(json, format), json };
+  } catch (error) {
+    // A data type's own typed error (an Arrow field's, say) keeps its class; plain errors
+    // (a TypeError from a conversion) become a FillValueError naming the option.
+    if (isZarrError(error)) {
+      error.message = `The fillValue option ${shown(options.fillValue)}: ${error.message}`;
+      throw error;
+    }
+    throw new FillValueError(
+      `The fillValue option ${shown(options.fillValue)} does not fit ${dataType.name}: ${(error as Error)?.message ?? shown(error)}`,
+      { cause: error },
+    );
+  }
 }
 
 function keyEncoding(options: ArrayOptions): ChunkKeyEncoding {
   const spec = options.chunkKeyEncoding ?? { name: "default" };
+  if (!isPlainObject(spec)) {
+    throw new MetadataError(
+      `The chunkKeyEncoding option must be {name: "default" | "v2", separator?: "/" | "."}, got ${shown(spec)}`,
+    );
+  }
+  checkChoice(spec.name, ["default", "v2"], "chunkKeyEncoding.name");
+  if (spec.name === undefined) throw new MetadataError("The chunkKeyEncoding option needs a name");
+  checkChoice(spec.separator, ["/", "."], "chunkKeyEncoding.separator");
   return spec.name === "v2"
     ? new V2ChunkKeyEncoding(spec.separator ?? ".")
     : new DefaultChunkKeyEncoding(spec.separator ?? "/");
@@ -165,22 +209,29 @@ function shardingEntry(
  * @throws MetadataError for options that cannot make valid metadata
  */
 export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
+  checkOptionsObject(options, "createArray");
   const format = options.zarrFormat ?? 3;
   if (format !== 2 && format !== 3)
-    throw new MetadataError(`zarrFormat must be 2 or 3, got ${format}`);
-  const shape = [...validateShape(options.shape as number[], "shape option")];
+    throw new MetadataError(`zarrFormat must be 2 or 3, got ${shown(format)}`);
+  const shape = [...validateShape(options.shape, "shape option")];
+  if (options.dtype === undefined)
+    throw new MetadataError('createArray needs a "dtype" option, such as "float64" or "<i4"');
   const { dataType, endian } = resolveDtype(options.dtype);
   const chunks = validateChunkShape(
-    options.chunks ? [...options.chunks] : guessChunks(shape, dataType.itemSize),
+    options.chunks !== undefined ? options.chunks : guessChunks(shape, dataType.itemSize),
     shape.length,
     "chunks option",
   );
+  checkChoice(options.order, ["C", "F"], "order");
+  checkChoice(options.shardIndexLocation, ["start", "end"], "shardIndexLocation");
+  checkChoice(options.dimensionSeparator, ["/", "."], "dimensionSeparator");
+  const attributes = checkAttributes(options.attributes ?? {}, "attributes");
   const fill = fillValueOf(options, dataType, format);
   let codecs = codecList(options, dataType, endian, shape.length);
   let gridShape = chunks;
   if (options.shards) {
     if (format !== 3) throw new MetadataError("Sharding needs Zarr v3; zarrFormat 2 has no shards");
-    gridShape = validateChunkShape([...options.shards], shape.length, "shards option");
+    gridShape = validateChunkShape(options.shards, shape.length, "shards option");
     gridShape.forEach((n, axis) => {
       if (n % chunks[axis] !== 0) {
         throw new MetadataError(
@@ -196,26 +247,25 @@ export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
     chunkGrid: new RegularChunkGrid(gridShape),
     fillValue: fill.value,
     fillValueJson: fill.json,
-    attributes: options.attributes ?? {},
+    attributes,
     storageTransformers: [],
     extraFields: {},
   };
   if (format === 3) {
     if (options.dimensionSeparator)
       throw new MetadataError("dimensionSeparator is a v2 option; use chunkKeyEncoding in v3");
-    const names = options.dimensionNames;
-    if (names && names.length !== shape.length) {
-      throw new MetadataError(
-        `dimensionNames has ${names.length} entries; the array has ${shape.length} dimensions`,
-      );
-    }
-    return {
+    const names = validateDimensionNames(
+      options.dimensionNames,
+      shape.length,
+      "dimensionNames option",
+    );
+    return withinLimits({
       ...common,
       zarrFormat: 3,
       chunkKeyEncoding: keyEncoding(options),
       codecs,
       dimensionNames: names ? [...names] : undefined,
-    };
+    });
   }
   if (options.dimensionNames)
     throw new MetadataError("Zarr v2 has no dimension names; use attributes");
@@ -227,12 +277,18 @@ export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
     dtype: dataType.toV2(layout.endian),
     dimensionSeparator: options.dimensionSeparator ?? ".",
   };
-  return {
+  return withinLimits({
     ...common,
     zarrFormat: 2,
     chunkKeyEncoding: new V2ChunkKeyEncoding(v2.dimensionSeparator),
     codecs: v2Codecs(v2, dataType, shape.length),
     dimensionNames: undefined,
     v2,
-  };
+  });
+}
+
+/** The element and chunk sizes checked as when the metadata is read back (see `MetadataLimits`). */
+function withinLimits(meta: ArrayMetadata): ArrayMetadata {
+  checkArrayLimits(meta, "createArray");
+  return meta;
 }

@@ -1,4 +1,12 @@
-import { type GroupMetadata, type JsonObject, MetadataError, validateNodeName } from "@z/metadata";
+import {
+  type ArrayMetadata,
+  checkAttributes,
+  formatValue,
+  type GroupMetadata,
+  type JsonObject,
+  MetadataError,
+  validateNodeName,
+} from "@z/metadata";
 import {
   isWritable,
   joinKey,
@@ -23,6 +31,7 @@ import {
   readNodeMetadata,
   writeManyDocuments,
 } from "./metadata-io.js";
+import { checkOptionsObject, isPlainObject } from "./option-checks.js";
 
 /** Options shared by node creation. */
 export interface CreateNodeOptions {
@@ -98,23 +107,31 @@ function relative(path: string, root: string): string {
 /** Validates one node spec and builds its metadata and object, without any I/O. */
 function planNode(store: Readable, path: string, spec: NodeSpec, defaultFormat: 2 | 3): Planned {
   if (path !== "") path.split("/").forEach(validateNodeName);
+  if (!isPlainObject(spec as unknown))
+    throw new MetadataError(`/${path}: a node spec must be an object, got ${formatValue(spec)}`);
   const zarrFormat = spec.zarrFormat ?? defaultFormat;
   if (zarrFormat !== 2 && zarrFormat !== 3)
-    throw new MetadataError(`/${path}: zarrFormat must be 2 or 3, got ${zarrFormat}`);
+    throw new MetadataError(`/${path}: zarrFormat must be 2 or 3, got ${formatValue(zarrFormat)}`);
   if (spec.kind === "array") {
-    const metadata = buildArrayMetadata({ ...spec, zarrFormat });
+    let metadata: ArrayMetadata;
+    try {
+      metadata = buildArrayMetadata({ ...spec, zarrFormat });
+    } catch (error) {
+      if (error instanceof MetadataError) error.message = `/${path}: ${error.message}`;
+      throw error;
+    }
     // Building the array object builds its codec pipeline, so unknown codecs fail here,
     // before any write.
     return { node: { kind: "array", metadata }, object: new ZarrArray(store, path, metadata) };
   }
   if (spec.kind !== "group") {
     throw new MetadataError(
-      `/${path}: a node's "kind" must be "array" or "group", got ${JSON.stringify((spec as { kind: unknown }).kind)}`,
+      `/${path}: a node's "kind" must be "array" or "group", got ${formatValue((spec as { kind: unknown }).kind)}`,
     );
   }
   const metadata: GroupMetadata = {
     zarrFormat,
-    attributes: spec.attributes ?? {},
+    attributes: checkAttributes(spec.attributes ?? {}, `/${path} attributes`),
     extraFields: {},
   };
   return { node: { kind: "group", metadata }, object: new Group(store, path, metadata) };
@@ -292,6 +309,7 @@ export async function createArray(
   store: StoreLike | string,
   options: ArrayOptions & CreateNodeOptions,
 ): Promise<ZarrArray> {
+  checkOptionsObject(options, "createArray");
   const path = normalizePath(options.path);
   const created = await createNodes(store, [[path, { ...options, kind: "array" }]], options);
   return created.nodes.get(path) as ZarrArray;
@@ -305,6 +323,7 @@ export async function createGroup(
   store: StoreLike | string,
   options: GroupOptions = {},
 ): Promise<Group> {
+  checkOptionsObject(options, "createGroup");
   const path = normalizePath(options.path);
   const spec: NodeSpec = {
     kind: "group",

@@ -1,4 +1,4 @@
-import type { GroupMetadata, JsonObject } from "@z/metadata";
+import { checkAttributes, formatValue, type GroupMetadata, type JsonObject } from "@z/metadata";
 import {
   isListable,
   isWritable,
@@ -176,7 +176,7 @@ export class Group {
       throw new NotFoundError(
         `/${path}`,
         "array or group",
-        `/${this.path} has no member ${JSON.stringify(name)}`,
+        `/${this.path} has no member ${formatValue(name)}`,
       );
     return nodeFromMetadata(this.store, path, node, { useConsolidated: this.useConsolidated });
   }
@@ -237,6 +237,7 @@ export class Group {
     options: { replace?: boolean; signal?: AbortSignal } = {},
   ): Promise<Group> {
     if (!isWritable(this.store)) throw new ReadOnlyError(`/${this.path}`, "update attributes of");
+    checkAttributes(attributes, `/${this.path} attributes`);
     const merged = options.replace ? attributes : { ...this.metadata.attributes, ...attributes };
     let metadata: GroupMetadata = { ...this.metadata, attributes: merged };
     let view = this.view;

@@ -1,4 +1,4 @@
-import type { NamedConfig } from "@z/metadata";
+import { formatValue, type NamedConfig } from "@z/metadata";
 import type { ZarrArray } from "./array.js";
 import { shardingOf } from "./sharding-config.js";
 
@@ -39,7 +39,7 @@ export interface ArrayInfo {
 /** A codec entry as one line: `gzip(level=5)`. */
 export function formatCodec(codec: NamedConfig): string {
   const config = Object.entries(codec.configuration)
-    .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+    .map(([key, value]) => `${key}=${formatValue(value)}`)
     .join(", ");
   return `${codec.name}(${config})`;
 }
@@ -90,7 +90,7 @@ export function infoRows(info: ArrayInfo): [string, string][] {
     ["Chunk shape", formatShape(info.chunks)],
   ];
   if (info.shards) rows.push(["Shard shape", formatShape(info.shards)]);
-  rows.push(["Fill value", JSON.stringify(info.fillValue)]);
+  rows.push(["Fill value", formatValue(info.fillValue)]);
   if (info.order) rows.push(["Order", info.order]);
   rows.push(["Codecs", info.codecs.join(" -> ")]);
   if (info.dimensionNames)

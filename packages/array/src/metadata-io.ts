@@ -3,6 +3,7 @@ import {
   arrayMetadataToV2Json,
   arrayMetadataToV3Json,
   encodeJson,
+  formatValue,
   type GroupMetadata,
   groupMetadataToV3Json,
   isJsonObject,
@@ -19,6 +20,7 @@ import {
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { ConsolidatedMetadata } from "./consolidated.js";
+import { checkChoice } from "./option-checks.js";
 
 /**
  * The metadata of a node, tagged with its kind. A group may carry the consolidated metadata of
@@ -81,6 +83,9 @@ export async function readNodeMetadata(
   path: string,
   options: ReadMetadataOptions = {},
 ): Promise<NodeMetadata | undefined> {
+  checkChoice(options.zarrFormat, [2, 3], "zarrFormat");
+  checkChoice(options.kind, ["array", "group"], "kind");
+  checkChoice(options.consolidated, [true, false], "consolidated");
   const { zarrFormat, signal } = options;
   const useConsolidated = options.consolidated !== false && options.kind !== "array";
   if (zarrFormat !== 2) {
@@ -180,7 +185,7 @@ export function parseV3Node(doc: JsonValue, where: string): NodeMetadata {
   if (!("node_type" in doc))
     throw new MetadataError(`${where} is missing the required field "node_type"`);
   throw new MetadataError(
-    `${where}: "node_type" must be "array" or "group", got ${JSON.stringify(doc.node_type)}`,
+    `${where}: "node_type" must be "array" or "group", got ${formatValue(doc.node_type)}`,
   );
 }
 

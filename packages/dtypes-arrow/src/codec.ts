@@ -9,6 +9,7 @@ import {
   type Chunk,
   cOrderStrides,
   type DataType,
+  formatValue,
   type JsonObject,
   type NamedConfig,
   product,
@@ -94,7 +95,7 @@ export class ArrowIpcCodec implements ArrayToBytesCodec {
     const columnName = configuration.column_name ?? DEFAULT_ARROW_COLUMN_NAME;
     if (typeof columnName !== "string") {
       throw new CodecConfigError(
-        `${name}: "column_name" must be a string, got ${JSON.stringify(columnName)}`,
+        `${name}: "column_name" must be a string, got ${formatValue(columnName)}`,
       );
     }
     if (dataType instanceof ArrowDataType) {

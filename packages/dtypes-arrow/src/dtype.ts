@@ -2,6 +2,7 @@ import { CodecConfigError } from "@z/codecs";
 import {
   type DataType,
   FillValueError,
+  formatValue,
   isJsonObject,
   type JsonObject,
   type JsonValue,
@@ -79,7 +80,7 @@ export class ArrowDataType implements DataType<unknown, unknown[]> {
     }
     if (!isJsonObject(json) || json.name !== ARROW_DATA_TYPE) {
       throw new ArrowFieldError(
-        `${where}: expected {"name": "arrow", "configuration": {...}}, got ${JSON.stringify(json)}`,
+        `${where}: expected {"name": "arrow", "configuration": {...}}, got ${formatValue(json)}`,
       );
     }
     for (const key of Object.keys(json)) {
@@ -102,7 +103,7 @@ export class ArrowDataType implements DataType<unknown, unknown[]> {
     }
     if (config.version !== ARROW_DATA_TYPE_VERSION) {
       throw new ArrowFieldError(
-        `${where}.configuration.version: ${JSON.stringify(config.version)} is not a version this package reads (it reads "${ARROW_DATA_TYPE_VERSION}")`,
+        `${where}.configuration.version: ${formatValue(config.version)} is not a version this package reads (it reads "${ARROW_DATA_TYPE_VERSION}")`,
       );
     }
     return new ArrowDataType(parseArrowField(config.field, `${where}.configuration.field`));

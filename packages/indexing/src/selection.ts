@@ -1,3 +1,4 @@
+import { formatValue } from "@z/metadata";
 import { BoundsError, SelectionError } from "./errors.js";
 import { isSlice, resolveSlice, type Slice } from "./slice.js";
 
@@ -54,7 +55,7 @@ function normalizeItem(item: SelectionItem, length: number, axis: number): AxisS
   if (typeof item === "number") return { kind: "int", index: normalizeIndex(item, length, axis) };
   if (isSlice(item)) return { kind: "slice", ...resolveSlice(item, length, axis) };
   throw new SelectionError(
-    `Axis ${axis}: cannot select with ${JSON.stringify(item)}; use an integer, slice(), null or "..."`,
+    `Axis ${axis}: cannot select with ${formatValue(item, { bigint: "suffix" })}; use an integer, slice(), null or "..."`,
   );
 }
 

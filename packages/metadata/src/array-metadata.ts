@@ -1,9 +1,11 @@
+import { checkArrayLimits } from "./array-limits.js";
 import { type ChunkGrid, resolveChunkGrid } from "./chunk-grid.js";
 import { type ChunkKeyEncoding, resolveChunkKeyEncoding } from "./chunk-key.js";
 import { resolveDataTypeV3 } from "./dtype/registry.js";
 import type { DataType, Endian } from "./dtype/types.js";
 import { MetadataError, UnsupportedExtensionError } from "./errors.js";
 import { type NamedConfig, namedConfigToJson, parseNamedConfig } from "./extension.js";
+import { formatValue } from "./format-value.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 import {
   requireField,
@@ -122,12 +124,12 @@ export function parseArrayMetadataV3(json: JsonValue, where = "zarr.json"): Arra
   const doc = requireObject(json, where);
   if (requireField(doc, "zarr_format", where) !== 3) {
     throw new MetadataError(
-      `${where}: "zarr_format" must be 3, got ${JSON.stringify(doc.zarr_format)}`,
+      `${where}: "zarr_format" must be 3, got ${formatValue(doc.zarr_format)}`,
     );
   }
   if (requireField(doc, "node_type", where) !== "array") {
     throw new MetadataError(
-      `${where}: "node_type" must be "array", got ${JSON.stringify(doc.node_type)}`,
+      `${where}: "node_type" must be "array", got ${formatValue(doc.node_type)}`,
     );
   }
   const shape = validateShape(requireField(doc, "shape", where), where);
@@ -152,6 +154,7 @@ export function parseArrayMetadataV3(json: JsonValue, where = "zarr.json"): Arra
     throw new MetadataError(`${where}: "codecs" must be a non-empty list`);
   }
   const codecs = codecsJson.map((c, i) => parseNamedConfig(c, `${where} codecs[${i}]`));
+  checkArrayLimits({ dataType, chunkGrid, codecs }, where);
   return {
     zarrFormat: 3,
     shape,

@@ -1,5 +1,6 @@
 import { MetadataError, UnsupportedExtensionError } from "./errors.js";
 import type { NamedConfig } from "./extension.js";
+import { formatValue } from "./format-value.js";
 import type { JsonObject } from "./json.js";
 
 /** How an array's index space is cut into chunks. */
@@ -27,21 +28,27 @@ export class RegularChunkGrid implements ChunkGrid {
 }
 
 /**
- * Checks a chunk shape: one positive integer per dimension. Zero-length chunks are refused;
- * they would make every index computation divide by zero.
+ * Checks a chunk shape: one positive integer per dimension, holding fewer than 2^53 elements.
+ * Zero-length chunks are refused; they would make every index computation divide by zero.
  */
 export function validateChunkShape(chunkShape: unknown, ndim: number, where: string): number[] {
+  const shown = () => formatValue(chunkShape, { bigint: "suffix" });
   if (!Array.isArray(chunkShape) || chunkShape.length !== ndim) {
-    throw new MetadataError(
-      `${where}: the chunk shape must list ${ndim} extents, got ${JSON.stringify(chunkShape)}`,
-    );
+    throw new MetadataError(`${where}: the chunk shape must list ${ndim} extents, got ${shown()}`);
   }
-  for (const extent of chunkShape) {
+  let elements = 1;
+  for (const [axis, extent] of chunkShape.entries()) {
     if (typeof extent !== "number" || !Number.isSafeInteger(extent) || extent < 1) {
       throw new MetadataError(
-        `${where}: chunk extents must be positive integers, got ${JSON.stringify(chunkShape)}`,
+        `${where}: chunk extents must be positive integers below 2^53, got ${formatValue(extent, { bigint: "suffix" })} at axis ${axis} of ${shown()}`,
       );
     }
+    elements *= extent;
+  }
+  if (elements > Number.MAX_SAFE_INTEGER) {
+    throw new MetadataError(
+      `${where}: the chunk shape ${shown()} holds more than 2^53 elements, too many to index exactly`,
+    );
   }
   return chunkShape as number[];
 }

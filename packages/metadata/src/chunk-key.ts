@@ -1,5 +1,6 @@
 import { MetadataError, UnsupportedExtensionError } from "./errors.js";
 import type { NamedConfig } from "./extension.js";
+import { formatValue } from "./format-value.js";
 import type { JsonObject } from "./json.js";
 
 /** Maps chunk grid coordinates to store keys (relative to the array's path) and back. */
@@ -59,7 +60,7 @@ function separatorOf(config: NamedConfig, fallback: "/" | "."): "/" | "." {
   const separator = config.configuration.separator ?? fallback;
   if (separator !== "/" && separator !== ".") {
     throw new MetadataError(
-      `chunk_key_encoding "${config.name}" has separator ${JSON.stringify(separator)}; expected "/" or "."`,
+      `chunk_key_encoding "${config.name}" has separator ${formatValue(separator)}; expected "/" or "."`,
     );
   }
   return separator;

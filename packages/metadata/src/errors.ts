@@ -1,4 +1,6 @@
 /** Brand shared by every error class of the `@z` packages (see `isZarrError` in `@z/store-core`). */
+import { formatValue } from "./format-value.js";
+
 const ZARR_ERROR_BRAND = Symbol.for("@z/error");
 
 /**
@@ -10,6 +12,26 @@ export class MetadataError extends Error {
   readonly [ZARR_ERROR_BRAND] = true;
 }
 
+/**
+ * Metadata that declares more than the configured bounds allow (see `MetadataLimits`): a
+ * document too large or too deeply nested, an element, chunk or array too large. Carries the
+ * limit's name, its value and the value found.
+ */
+export class MetadataLimitError extends MetadataError {
+  override name = "MetadataLimitError";
+  constructor(
+    message: string,
+    /** The name of the limit (a key of `MetadataLimits`). */
+    readonly limit: string,
+    /** The limit's value. */
+    readonly max: number,
+    /** The value found (a lower bound when counting stopped at the limit). */
+    readonly actual: number,
+  ) {
+    super(message);
+  }
+}
+
 /** A `data_type` (v3) or `dtype` (v2) that no registered data type understands. */
 export class UnknownDataTypeError extends MetadataError {
   override name = "UnknownDataTypeError";
@@ -18,7 +40,7 @@ export class UnknownDataTypeError extends MetadataError {
     where = "",
   ) {
     super(
-      `Unknown data type ${JSON.stringify(dataType)}${where ? ` in ${where}` : ""}. ` +
+      `Unknown data type ${formatValue(dataType)}${where ? ` in ${where}` : ""}. ` +
         "Register it with registerDataType() if it comes from an extension.",
     );
   }

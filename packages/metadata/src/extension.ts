@@ -1,4 +1,5 @@
 import { MetadataError } from "./errors.js";
+import { formatValue } from "./format-value.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 
 /**
@@ -23,7 +24,7 @@ export function parseNamedConfig(json: JsonValue, where: string): NamedConfig {
   if (typeof json === "string") return { name: json, configuration: {}, mustUnderstand: true };
   if (!isJsonObject(json) || typeof json.name !== "string") {
     throw new MetadataError(
-      `${where} must be a name or an object with a string "name", got ${JSON.stringify(json)}`,
+      `${where} must be a name or an object with a string "name", got ${formatValue(json)}`,
     );
   }
   const configuration = json.configuration ?? {};

@@ -1,5 +1,6 @@
 import { collectExtraFields } from "./array-metadata.js";
 import { MetadataError } from "./errors.js";
+import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import { requireField, requireObject, validateAttributes } from "./validate.js";
 
@@ -30,12 +31,12 @@ export function parseGroupMetadataV3(json: JsonValue, where = "zarr.json"): Grou
   const doc = requireObject(json, where);
   if (requireField(doc, "zarr_format", where) !== 3) {
     throw new MetadataError(
-      `${where}: "zarr_format" must be 3, got ${JSON.stringify(doc.zarr_format)}`,
+      `${where}: "zarr_format" must be 3, got ${formatValue(doc.zarr_format)}`,
     );
   }
   if (requireField(doc, "node_type", where) !== "group") {
     throw new MetadataError(
-      `${where}: "node_type" must be "group", got ${JSON.stringify(doc.node_type)}`,
+      `${where}: "node_type" must be "group", got ${formatValue(doc.node_type)}`,
     );
   }
   const consolidated = doc.consolidated_metadata;
@@ -66,7 +67,7 @@ export function parseGroupMetadataV2(
   const doc = requireObject(zgroup, where);
   if (requireField(doc, "zarr_format", where) !== 2) {
     throw new MetadataError(
-      `${where}: "zarr_format" must be 2, got ${JSON.stringify(doc.zarr_format)}`,
+      `${where}: "zarr_format" must be 2, got ${formatValue(doc.zarr_format)}`,
     );
   }
   return {
@@ -106,14 +107,14 @@ export const METADATA_KEYS = {
 export function validateNodeName(name: string): string {
   if (name === "") throw new MetadataError("A node name must not be empty");
   if (name.includes("/"))
-    throw new MetadataError(`Invalid node name ${JSON.stringify(name)}: it must not contain '/'`);
+    throw new MetadataError(`Invalid node name ${formatValue(name)}: it must not contain '/'`);
   if (/^\.+$/.test(name))
     throw new MetadataError(
-      `Invalid node name ${JSON.stringify(name)}: it must not consist only of dots`,
+      `Invalid node name ${formatValue(name)}: it must not consist only of dots`,
     );
   if (name.startsWith("__"))
     throw new MetadataError(
-      `Invalid node name ${JSON.stringify(name)}: names starting with '__' are reserved`,
+      `Invalid node name ${formatValue(name)}: names starting with '__' are reserved`,
     );
   return name;
 }

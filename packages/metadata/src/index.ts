@@ -3,6 +3,7 @@
  * grids, chunk key encodings, array and group documents, and the v2 to v3 translation.
  * @packageDocumentation
  */
+export * from "./array-limits.js";
 export * from "./array-metadata.js";
 export * from "./chunk-grid.js";
 export * from "./chunk-key.js";
@@ -26,7 +27,10 @@ export * from "./dtype/types.js";
 export * from "./dtype/value-errors.js";
 export * from "./errors.js";
 export * from "./extension.js";
+export * from "./format-value.js";
 export * from "./group-metadata.js";
 export * from "./json.js";
+export * from "./json-check.js";
+export * from "./limits.js";
 export * from "./v2.js";
 export * from "./validate.js";

@@ -1,4 +1,6 @@
-import { MetadataError } from "./errors.js";
+import { MetadataError, MetadataLimitError } from "./errors.js";
+import { formatValue } from "./format-value.js";
+import { checkLimit, metadataLimits } from "./limits.js";
 
 /** A JSON value as metadata holds it; integers beyond 2^53 in magnitude parse as `bigint`. */
 export type JsonValue =
@@ -18,10 +20,15 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 /**
  * Parses a JSON document. Unlike `JSON.parse`, integers that a double cannot hold exactly
  * (such as a uint64 fill value of 2^64-1) come back as `bigint`, so no digit is lost.
+ * Documents larger than `maxDocumentBytes` or nested deeper than `maxJsonDepth` (see
+ * {@link metadataLimits}) are refused before they can exhaust memory or the stack.
  * @param where named in the error message, e.g. the store key of the document
- * @throws MetadataError with the position of the first syntax error
+ * @throws MetadataError with the position of the first syntax error; MetadataLimitError past
+ *   a limit
  */
 export function parseJson(input: string | Uint8Array, where = "JSON document"): JsonValue {
+  // A string's length counts UTF-16 units, at most its UTF-8 size: a fair bound before encoding.
+  checkLimit("maxDocumentBytes", input.length, `The size of ${where}`);
   let text: string;
   if (typeof input === "string") text = input;
   else {
@@ -36,6 +43,8 @@ export function parseJson(input: string | Uint8Array, where = "JSON document"): 
 
 class JsonParser {
   private pos = 0;
+  private depth = 0;
+  private readonly maxDepth = metadataLimits().maxJsonDepth;
   constructor(
     private readonly text: string,
     private readonly where: string,
@@ -49,13 +58,15 @@ class JsonParser {
     return value;
   }
 
-  private fail(message: string): never {
+  /** "line L, column C" of the current position. */
+  private position(): string {
     const before = this.text.slice(0, this.pos);
     const line = before.split("\n").length;
-    const column = this.pos - before.lastIndexOf("\n");
-    throw new MetadataError(
-      `Malformed JSON in ${this.where} at line ${line}, column ${column}: ${message}`,
-    );
+    return `line ${line}, column ${this.pos - before.lastIndexOf("\n")}`;
+  }
+
+  private fail(message: string): never {
+    throw new MetadataError(`Malformed JSON in ${this.where} at ${this.position()}: ${message}`);
   }
 
   private skipSpace(): void {
@@ -67,11 +78,26 @@ class JsonParser {
     }
   }
 
+  /** Parses a list or an object one level deeper, refusing to go past the depth limit. */
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > this.maxDepth) {
+      throw new MetadataLimitError(
+        `${this.where} nests lists and objects more than ${this.maxDepth} levels deep (at ${this.position()}; maxJsonDepth, raise it with setMetadataLimits() if this data is genuine)`,
+        "maxJsonDepth",
+        this.maxDepth,
+        this.depth,
+      );
+    }
+    const value = parse();
+    this.depth--;
+    return value;
+  }
+
   private parseValue(): JsonValue {
     this.skipSpace();
     const c = this.text[this.pos];
-    if (c === "{") return this.parseObject();
-    if (c === "[") return this.parseArray();
+    if (c === "{") return this.nested(() => this.parseObject());
+    if (c === "[") return this.nested(() => this.parseArray());
     if (c === '"') return this.parseString();
     if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.parseNumber();
     // Python's json module writes these bare words for non-finite floats.
@@ -188,12 +214,14 @@ class JsonParser {
 /**
  * Serialises a JSON value, writing `bigint` as exact integer digits and non-finite numbers as
  * the strings `"NaN"`, `"Infinity"`, `"-Infinity"` (metadata never holds bare NaN).
+ * @throws MetadataError for a value JSON cannot hold (a function, a symbol); MetadataLimitError
+ *   for nesting deeper than `maxJsonDepth` (a cycle included)
  */
 export function stringifyJson(value: unknown, indent = 2): string {
-  return write(value, indent, "");
+  return write(value, indent, "", 0);
 }
 
-function write(value: unknown, indent: number, pad: string): string {
+function write(value: unknown, indent: number, pad: string, depth: number): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "bigint") return value.toString();
   if (typeof value === "number") {
@@ -203,23 +231,31 @@ function write(value: unknown, indent: number, pad: string): string {
   }
   if (typeof value === "string") return asciiJsonString(value);
   if (typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value !== "object")
+    throw new MetadataError(`Cannot write ${formatValue(value)} (a ${typeof value}) as JSON`);
+  const { maxJsonDepth } = metadataLimits();
+  if (depth >= maxJsonDepth) {
+    throw new MetadataLimitError(
+      `Cannot write JSON nested more than ${maxJsonDepth} levels deep (or holding a cycle)`,
+      "maxJsonDepth",
+      maxJsonDepth,
+      depth + 1,
+    );
+  }
   const inner = indent > 0 ? pad + " ".repeat(indent) : "";
   const nl = indent > 0 ? "\n" : "";
   const sep = indent > 0 ? ": " : ":";
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    const items = value.map((v) => inner + write(v, indent, inner));
+    const items = value.map((v) => inner + write(v, indent, inner, depth + 1));
     return `[${nl}${items.join(`,${nl}`)}${nl}${pad}]`;
   }
-  if (typeof value === "object") {
-    const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
-    if (entries.length === 0) return "{}";
-    const items = entries.map(
-      ([k, v]) => `${inner}${asciiJsonString(k)}${sep}${write(v, indent, inner)}`,
-    );
-    return `{${nl}${items.join(`,${nl}`)}${nl}${pad}}`;
-  }
-  throw new TypeError(`Cannot serialise a ${typeof value} as JSON`);
+  const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return "{}";
+  const items = entries.map(
+    ([k, v]) => `${inner}${asciiJsonString(k)}${sep}${write(v, indent, inner, depth + 1)}`,
+  );
+  return `{${nl}${items.join(`,${nl}`)}${nl}${pad}}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { checkArrayLimits } from "./array-limits.js";
 import type { ArrayMetadata, V2ArrayDetails } from "./array-metadata.js";
 import { withWhere } from "./array-metadata.js";
 import { RegularChunkGrid, validateChunkShape } from "./chunk-grid.js";
@@ -6,6 +7,7 @@ import { resolveDataTypeV2 } from "./dtype/registry.js";
 import type { DataType, Endian } from "./dtype/types.js";
 import { MetadataError } from "./errors.js";
 import type { NamedConfig } from "./extension.js";
+import { formatValue } from "./format-value.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 import { requireField, requireObject, validateAttributes, validateShape } from "./validate.js";
 
@@ -15,7 +17,7 @@ export const NUMCODECS_PREFIX = "numcodecs.";
 function parseCodecConfig(json: JsonValue, where: string): JsonObject {
   if (!isJsonObject(json) || typeof json.id !== "string") {
     throw new MetadataError(
-      `${where} must be an object with a string "id", got ${JSON.stringify(json)}`,
+      `${where} must be an object with a string "id", got ${formatValue(json)}`,
     );
   }
   return json;
@@ -96,7 +98,7 @@ export function parseArrayMetadataV2(
   const doc = requireObject(zarray, where);
   if (requireField(doc, "zarr_format", where) !== 2) {
     throw new MetadataError(
-      `${where}: "zarr_format" must be 2, got ${JSON.stringify(doc.zarr_format)}`,
+      `${where}: "zarr_format" must be 2, got ${formatValue(doc.zarr_format)}`,
     );
   }
   const shape = validateShape(requireField(doc, "shape", where), where);
@@ -105,7 +107,7 @@ export function parseArrayMetadataV2(
   const { dataType, endian } = resolveDataTypeV2(dtype, where);
   const order = doc.order ?? "C";
   if (order !== "C" && order !== "F")
-    throw new MetadataError(`${where}: "order" must be "C" or "F", got ${JSON.stringify(order)}`);
+    throw new MetadataError(`${where}: "order" must be "C" or "F", got ${formatValue(order)}`);
   const compressorJson = requireField(doc, "compressor", where);
   const compressor =
     compressorJson === null ? null : parseCodecConfig(compressorJson, `${where} compressor`);
@@ -119,7 +121,7 @@ export function parseArrayMetadataV2(
   const separator = doc.dimension_separator;
   if (separator !== undefined && separator !== "/" && separator !== ".") {
     throw new MetadataError(
-      `${where}: "dimension_separator" must be "." or "/", got ${JSON.stringify(separator)}`,
+      `${where}: "dimension_separator" must be "." or "/", got ${formatValue(separator)}`,
     );
   }
   const fillValueJson = requireField(doc, "fill_value", where);
@@ -137,15 +139,18 @@ export function parseArrayMetadataV2(
     dtype,
     dimensionSeparator: separator,
   };
+  const chunkGrid = new RegularChunkGrid(chunks);
+  const codecs = v2Codecs(v2, dataType, shape.length);
+  checkArrayLimits({ dataType, chunkGrid, codecs }, where);
   return {
     zarrFormat: 2,
     shape,
     dataType,
-    chunkGrid: new RegularChunkGrid(chunks),
+    chunkGrid,
     chunkKeyEncoding: new V2ChunkKeyEncoding(separator ?? "."),
     fillValue,
     fillValueJson,
-    codecs: v2Codecs(v2, dataType, shape.length),
+    codecs,
     dimensionNames: undefined,
     attributes: validateAttributes(zattrs ?? undefined, where.replace(/\.zarray$/, ".zattrs")),
     storageTransformers: [],
@@ -248,7 +253,7 @@ export function codecsToV2Layout(codecs: readonly NamedConfig[], ndim: number): 
     const identity = Array.isArray(order) && order.every((axis, k) => axis === k);
     if (!reversed && !identity) {
       throw new MetadataError(
-        `Zarr v2 cannot express transpose order ${JSON.stringify(order)}; only C or F order`,
+        `Zarr v2 cannot express transpose order ${formatValue(order)}; only C or F order`,
       );
     }
     if (reversed && ndim > 1) layout.order = "F";

@@ -1,5 +1,7 @@
 import { MetadataError } from "./errors.js";
+import { formatValue } from "./format-value.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+import { checkLimit } from "./limits.js";
 
 /** Reads a required field of a metadata document. @throws MetadataError when it is missing */
 export function requireField(doc: JsonObject, field: string, where: string): JsonValue {
@@ -14,23 +16,37 @@ export function requireObject(json: JsonValue, where: string): JsonObject {
   return json;
 }
 
-/** Checks an array shape: a list of non-negative integers. */
-export function validateShape(json: JsonValue, where: string): number[] {
-  if (!Array.isArray(json))
-    throw new MetadataError(`${where}: "shape" must be a list of integers, got ${describe(json)}`);
-  for (const extent of json) {
+/**
+ * Checks an array shape: a list of at most `maxDimensions` non-negative integers whose product
+ * (the number of elements) stays below 2^53, so every linear index is exact.
+ */
+export function validateShape(json: unknown, where: string): number[] {
+  if (!Array.isArray(json)) {
+    throw new MetadataError(
+      `${where}: "shape" must be a list of integers, got ${describe(json as JsonValue)}`,
+    );
+  }
+  checkLimit("maxDimensions", json.length, `${where}: the number of dimensions`);
+  let elements = 1;
+  for (const [axis, extent] of json.entries()) {
     if (typeof extent !== "number" || !Number.isSafeInteger(extent) || extent < 0) {
       throw new MetadataError(
-        `${where}: "shape" entries must be non-negative integers, got ${JSON.stringify(json)}`,
+        `${where}: "shape" entries must be non-negative integers below 2^53, got ${formatValue(extent, { bigint: "suffix" })} at axis ${axis} of ${formatValue(json, { bigint: "suffix" })}`,
       );
     }
+    elements *= extent;
+  }
+  if (elements > Number.MAX_SAFE_INTEGER) {
+    throw new MetadataError(
+      `${where}: the shape ${formatValue(json)} holds more than 2^53 elements, too many to index exactly`,
+    );
   }
   return json as number[];
 }
 
 /** Checks optional v3 `dimension_names`: one string or null per dimension. */
 export function validateDimensionNames(
-  json: JsonValue | undefined,
+  json: unknown,
   ndim: number,
   where: string,
 ): (string | null)[] | undefined {
@@ -41,7 +57,7 @@ export function validateDimensionNames(
     json.some((n) => n !== null && typeof n !== "string")
   ) {
     throw new MetadataError(
-      `${where}: "dimension_names" must list ${ndim} strings or nulls, got ${JSON.stringify(json)}`,
+      `${where}: "dimension_names" must list ${ndim} strings or nulls, got ${formatValue(json)}`,
     );
   }
   return json as (string | null)[];
@@ -61,6 +77,5 @@ export function describe(json: JsonValue | undefined): string {
   if (json === null) return "null";
   if (Array.isArray(json)) return "a list";
   if (typeof json === "object") return "an object";
-  const text = typeof json === "bigint" ? json.toString() : JSON.stringify(json);
-  return `${typeof json} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+  return `${typeof json} ${formatValue(json, { maxLength: 60 })}`;
 }

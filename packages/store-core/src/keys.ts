@@ -48,6 +48,11 @@ function checkSegment(key: string, segment: string): void {
  */
 export function normalizePath(path: string | undefined): string {
   if (path === undefined) return "";
+  if (typeof path !== "string") {
+    // JavaScript callers can pass anything; name it without calling into the value.
+    const shown = ["number", "bigint", "boolean"].includes(typeof path) ? String(path) : "";
+    throw new InvalidKeyError(shown, `a node path must be a string, not a ${typeof path}`);
+  }
   const trimmed = path.replace(/^\/+/, "").replace(/\/+$/, "");
   if (trimmed === "") return "";
   return validateKey(trimmed);

@@ -3,6 +3,7 @@ export * from "./expected.js";
 export * from "./fixtures.js";
 export * from "./golden.js";
 export * from "./http-server.js";
+export * from "./json-mutations.js";
 export * from "./npy.js";
 export * from "./python.js";
 export * from "./samples.js";

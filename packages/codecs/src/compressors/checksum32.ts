@@ -1,4 +1,5 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
+import { formatValue } from "@z/metadata";
 import { crc32c } from "../crc32c.js";
 import { ChecksumError, CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
@@ -47,7 +48,7 @@ export class Checksum32Codec implements BytesToBytesCodec {
     const location = configuration.location;
     if (location !== undefined && location !== null && location !== "start" && location !== "end") {
       throw new CodecConfigError(
-        `numcodecs.${checksum} codec: "location" must be "start" or "end", got ${JSON.stringify(location)}`,
+        `numcodecs.${checksum} codec: "location" must be "start" or "end", got ${formatValue(location)}`,
       );
     }
     return new Checksum32Codec(checksum, location ?? undefined);

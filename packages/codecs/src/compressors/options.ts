@@ -1,4 +1,5 @@
 import type { JsonObject } from "@z/metadata";
+import { formatValue } from "@z/metadata";
 import { CodecConfigError } from "../errors.js";
 import type { BytesDecodeOptions } from "../types.js";
 
@@ -26,7 +27,7 @@ export function integerOption(
     const range =
       min === Number.MIN_SAFE_INTEGER ? "an integer" : `an integer from ${min} to ${max}`;
     throw new CodecConfigError(
-      `${codec} codec: "${key}" must be ${range}, got ${JSON.stringify(value)}`,
+      `${codec} codec: "${key}" must be ${range}, got ${formatValue(value)}`,
     );
   }
   return value;
@@ -43,7 +44,7 @@ export function booleanOption(
   if (value === undefined || value === null) return fallback;
   if (typeof value !== "boolean") {
     throw new CodecConfigError(
-      `${codec} codec: "${key}" must be true or false, got ${JSON.stringify(value)}`,
+      `${codec} codec: "${key}" must be true or false, got ${formatValue(value)}`,
     );
   }
   return value;

@@ -2,6 +2,7 @@ import {
   type Chunk,
   cOrderStrides,
   type Endian,
+  formatValue,
   type JsonObject,
   type NamedConfig,
   product,
@@ -24,7 +25,7 @@ export class BytesCodec implements ArrayToBytesCodec {
     const endian = configuration.endian;
     if (endian !== undefined && endian !== "little" && endian !== "big") {
       throw new CodecConfigError(
-        `bytes codec: "endian" must be "little" or "big", got ${JSON.stringify(endian)}`,
+        `bytes codec: "endian" must be "little" or "big", got ${formatValue(endian)}`,
       );
     }
     return new BytesCodec(endian);

@@ -1,4 +1,5 @@
 import type { Chunk, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
+import { formatValue } from "@z/metadata";
 import { CodecConfigError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 
@@ -59,7 +60,7 @@ function parseOrder(order: JsonValue | undefined, ndim: number): number[] {
     new Set(order).size === ndim;
   if (!valid) {
     throw new CodecConfigError(
-      `transpose codec: "order" must be a permutation of 0..${ndim - 1}, got ${JSON.stringify(order)}`,
+      `transpose codec: "order" must be a permutation of 0..${ndim - 1}, got ${formatValue(order)}`,
     );
   }
   return order as number[];

@@ -1,6 +1,7 @@
 import {
   type Chunk,
   type DataType,
+  formatValue,
   type JsonObject,
   type NamedConfig,
   product,
@@ -45,12 +46,12 @@ export class CategorizeCodec implements ArrayToArrayCodec {
     const { labels, dtype } = configuration;
     if (!Array.isArray(labels) || !labels.every((l) => typeof l === "string")) {
       throw new CodecConfigError(
-        `${NAME}: "labels" must be a list of strings, got ${JSON.stringify(labels)}`,
+        `${NAME}: "labels" must be a list of strings, got ${formatValue(labels)}`,
       );
     }
     if (typeof dtype !== "string" || !/^([<>|=]?U\d+|\|?O)$/.test(dtype)) {
       throw new CodecConfigError(
-        `${NAME}: "dtype" must be a unicode ("<U4") or object ("|O") dtype, got ${JSON.stringify(dtype)}`,
+        `${NAME}: "dtype" must be a unicode ("<U4") or object ("|O") dtype, got ${formatValue(dtype)}`,
       );
     }
     const astype = parseDtype({ astype: configuration.astype ?? "|u1" }, "astype", NAME);

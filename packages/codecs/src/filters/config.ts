@@ -1,4 +1,10 @@
-import { type DataType, type JsonObject, type JsonValue, resolveNumpyDataType } from "@z/metadata";
+import {
+  type DataType,
+  formatValue,
+  type JsonObject,
+  type JsonValue,
+  resolveNumpyDataType,
+} from "@z/metadata";
 
 import { CodecConfigError } from "../errors.js";
 import { type NumericType, numericType } from "./numpy-types.js";
@@ -18,7 +24,7 @@ export function parseDtype(configuration: JsonObject, field: string, codec: stri
   }
   if (typeof json !== "string") {
     throw new CodecConfigError(
-      `${codec}: "${field}" must be a NumPy dtype string such as "<i4" or "int32", got ${JSON.stringify(json)}`,
+      `${codec}: "${field}" must be a NumPy dtype string such as "<i4" or "int32", got ${formatValue(json)}`,
     );
   }
   let dataType: DataType;
@@ -26,7 +32,7 @@ export function parseDtype(configuration: JsonObject, field: string, codec: stri
     dataType = resolveNumpyDataType(json, `${codec} "${field}"`).dataType;
   } catch (error) {
     throw new CodecConfigError(
-      `${codec}: unknown dtype ${JSON.stringify(json)} in "${field}"; expected a NumPy type string ` +
+      `${codec}: unknown dtype ${formatValue(json)} in "${field}"; expected a NumPy type string ` +
         `such as "<i4", "|u1", "<f8" or a name such as "int32"`,
       { cause: error },
     );
@@ -34,7 +40,7 @@ export function parseDtype(configuration: JsonObject, field: string, codec: stri
   const type = numericType(dataType.name);
   if (!type) {
     throw new CodecConfigError(
-      `${codec}: dtype ${JSON.stringify(json)} in "${field}" is ${dataType.name}; only bool, integer and float types are supported`,
+      `${codec}: dtype ${formatValue(json)} in "${field}" is ${dataType.name}; only bool, integer and float types are supported`,
     );
   }
   return { json, dataType, type };
@@ -61,7 +67,7 @@ export function parseNumber(configuration: JsonObject, field: string, codec: str
   }
   if (typeof json !== "number" || !Number.isFinite(json)) {
     throw new CodecConfigError(
-      `${codec}: "${field}" must be a finite number, got ${JSON.stringify(json)}`,
+      `${codec}: "${field}" must be a finite number, got ${formatValue(json)}`,
     );
   }
   return json;
@@ -100,7 +106,7 @@ export function requireChunkType(
 ): void {
   if (dtype.dataType.name !== chunkType.name) {
     throw new CodecConfigError(
-      `${codec}: "${field}" is ${JSON.stringify(dtype.json)} (${dtype.dataType.name}) but the chunks it ` +
+      `${codec}: "${field}" is ${formatValue(dtype.json)} (${dtype.dataType.name}) but the chunks it ` +
         `receives are ${chunkType.name}; the filter's dtype must be the data type of the array (or of the previous filter's output)`,
     );
   }

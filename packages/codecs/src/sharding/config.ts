@@ -1,4 +1,10 @@
-import { type JsonObject, MetadataError, type NamedConfig, parseNamedConfig } from "@z/metadata";
+import {
+  formatValue,
+  type JsonObject,
+  MetadataError,
+  type NamedConfig,
+  parseNamedConfig,
+} from "@z/metadata";
 import { CodecConfigError } from "../errors.js";
 
 /** Where a shard's index sits. */
@@ -50,7 +56,7 @@ export function parseShardingConfiguration(
     chunkShape.some((n) => typeof n !== "number" || !Number.isSafeInteger(n) || n < 1)
   ) {
     throw new CodecConfigError(
-      `sharding_indexed: "chunk_shape" must list ${shardShape.length} positive integers, got ${JSON.stringify(chunkShape)}`,
+      `sharding_indexed: "chunk_shape" must list ${shardShape.length} positive integers, got ${formatValue(chunkShape)}`,
     );
   }
   const inner = chunkShape as number[];
@@ -64,7 +70,7 @@ export function parseShardingConfiguration(
   const location = configuration.index_location ?? "end";
   if (location !== "start" && location !== "end") {
     throw new CodecConfigError(
-      `sharding_indexed: "index_location" must be "start" or "end", got ${JSON.stringify(location)}`,
+      `sharding_indexed: "index_location" must be "start" or "end", got ${formatValue(location)}`,
     );
   }
   return {

@@ -2,6 +2,7 @@ import {
   base64ToBytes,
   bytesToBase64,
   floatToJson,
+  formatValue,
   integerToJson,
   isJsonObject,
   type JsonValue,
@@ -97,7 +98,7 @@ function fromJsonValue(field: ArrowField, json: JsonValue, path: string): unknow
       const text = isJsonObject(json) ? json.base64 : json;
       if (typeof text !== "string") {
         throw new ArrowValueError(
-          `${path} is ${JSON.stringify(json)}; bytes are written {"base64": "..."}`,
+          `${path} is ${formatValue(json)}; bytes are written {"base64": "..."}`,
         );
       }
       try {

@@ -1,5 +1,5 @@
 import { type ChunkSpec, DecodeError } from "@z/codecs";
-import { product } from "@z/metadata";
+import { formatValue, product } from "@z/metadata";
 
 /** The elements of a chunk as numcodecs' json2 and msgpack2 lay them out. */
 export interface NestedItems {
@@ -73,13 +73,13 @@ export function readNestedItems(
   }
   const dtype = decoded[decoded.length - tail];
   if (typeof dtype !== "string")
-    throw new DecodeError(`${codec}: the dtype entry is ${JSON.stringify(dtype)}, not a string`);
+    throw new DecodeError(`${codec}: the dtype entry is ${formatValue(dtype)}, not a string`);
   let shape: number[] | undefined;
   if (withShape) {
     const written = decoded[decoded.length - 1];
     if (!isShape(written))
       throw new DecodeError(
-        `${codec}: the shape entry ${JSON.stringify(written)} is not a list of sizes`,
+        `${codec}: the shape entry ${formatValue(written)} is not a list of sizes`,
       );
     shape = written;
   }

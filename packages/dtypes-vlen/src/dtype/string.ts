@@ -1,4 +1,11 @@
-import { FillValueError, type JsonValue, ValueTypeError, type ZarrFormat } from "@z/metadata";
+import {
+  FillValueError,
+  formatValue,
+  type JsonValue,
+  ValueTypeError,
+  type ZarrFormat,
+} from "@z/metadata";
+import { describeValue } from "../describe.js";
 import { PlainArrayType } from "./plain-array.js";
 
 /**
@@ -31,7 +38,7 @@ export class StringDataType extends PlainArrayType<string> {
     // v2 object arrays often say 0 or null; numcodecs reads both as the empty string.
     if (format === 2 && (json === null || json === 0)) return "";
     throw new FillValueError(
-      `Invalid string fill value ${JSON.stringify(json)}: expected a JSON string`,
+      `Invalid string fill value ${formatValue(json)}: expected a JSON string`,
     );
   }
 

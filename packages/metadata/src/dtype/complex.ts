@@ -1,4 +1,5 @@
 import { FillValueError } from "../errors.js";
+import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import { floatToJson, parseFloatFill } from "./numeric.js";
@@ -179,7 +180,7 @@ class ComplexType implements DataType<Complex, ComplexContainer> {
     if (format === 2 && typeof json === "number") return { re: this.round(json), im: 0 };
     if (!Array.isArray(json) || json.length !== 2) {
       throw new FillValueError(
-        `Invalid ${this.name} fill value ${JSON.stringify(json)}: expected [real, imaginary], e.g. [1.5, "NaN"]`,
+        `Invalid ${this.name} fill value ${formatValue(json)}: expected [real, imaginary], e.g. [1.5, "NaN"]`,
       );
     }
     const part = (v: JsonValue) => this.round(parseFloatFill(v, this.partSize, this.name));

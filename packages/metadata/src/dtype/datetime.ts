@@ -1,4 +1,5 @@
 import { FillValueError } from "../errors.js";
+import { formatValue } from "../format-value.js";
 import { isJsonObject, type JsonValue } from "../json.js";
 import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
@@ -82,7 +83,7 @@ export function parseDateTimeUnit(unit: unknown, where: string): DateTimeUnit {
   if (typeof unit === "string" && (DATETIME_UNITS as readonly string[]).includes(unit))
     return unit as DateTimeUnit;
   throw new InvalidDataTypeError(
-    `${where}: unknown time unit ${JSON.stringify(unit)}; expected one of ${DATETIME_UNITS.join(", ")} (or μs)`,
+    `${where}: unknown time unit ${formatValue(unit)}; expected one of ${DATETIME_UNITS.join(", ")} (or μs)`,
   );
 }
 
@@ -90,7 +91,7 @@ function parseScaleFactor(value: unknown, where: string): number {
   if (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 2 ** 31 - 1)
     return value;
   throw new InvalidDataTypeError(
-    `${where}: "scale_factor" must be an integer from 1 to 2147483647, got ${JSON.stringify(value)}`,
+    `${where}: "scale_factor" must be an integer from 1 to 2147483647, got ${formatValue(value)}`,
   );
 }
 
@@ -169,7 +170,7 @@ export class DateTimeType implements DataType<bigint, BigInt64Array> {
     else if (typeof json === "number" && Number.isInteger(json)) value = BigInt(json);
     if (value === undefined || value < NAT || value > INT64_MAX) {
       throw new FillValueError(
-        `Invalid ${this.name} fill value ${JSON.stringify(json, (_, v) => (typeof v === "bigint" ? v.toString() : v))}: expected an int64 integer or "NaT"`,
+        `Invalid ${this.name} fill value ${formatValue(json)}: expected an int64 integer or "NaT"`,
       );
     }
     return value;
@@ -351,7 +352,7 @@ export function parseDateTimeV2(
   const endian: Endian = order === ">" ? "big" : "little";
   if (inner === undefined) return { dataType: new DateTimeType(kind, "generic"), endian };
   const parts = /^(\d*)(.+)$/.exec(inner);
-  const where = `dtype ${JSON.stringify(json)}`;
+  const where = `dtype ${formatValue(json)}`;
   if (!parts)
     throw new InvalidDataTypeError(
       `${where}: expected a unit in brackets, such as "<M8[ns]" or "<m8[10s]"`,

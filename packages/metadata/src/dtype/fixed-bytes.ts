@@ -1,5 +1,7 @@
 import { FillValueError } from "../errors.js";
+import { formatValue } from "../format-value.js";
 import { isJsonObject, type JsonValue } from "../json.js";
+import { checkLimit } from "../limits.js";
 import { base64ToBytes, bytesToBase64 } from "./base64.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { DataType, DataTypeKind, Endian, ZarrFormat } from "./types.js";
@@ -7,9 +9,12 @@ import { ValueTypeError } from "./value-errors.js";
 
 const encoder = new TextEncoder();
 
-/** The `length_bytes` of a v3 `{name, configuration: {length_bytes}}` data type, validated. */
+/**
+ * The `length_bytes` of a v3 `{name, configuration: {length_bytes}}` data type, validated
+ * (at most `maxItemSize`, see `metadataLimits`).
+ */
 export function lengthBytesOf(json: JsonValue, multipleOf = 1): number {
-  const name = isJsonObject(json) ? String(json.name) : "data type";
+  const name = isJsonObject(json) ? formatValue(json.name) : "data type";
   const config = isJsonObject(json) ? json.configuration : undefined;
   const length = isJsonObject(config) ? config.length_bytes : undefined;
   if (
@@ -21,20 +26,25 @@ export function lengthBytesOf(json: JsonValue, multipleOf = 1): number {
     throw new InvalidDataTypeError(
       `data_type ${name}: "configuration.length_bytes" must be a positive integer` +
         (multipleOf > 1 ? ` divisible by ${multipleOf}` : "") +
-        `, got ${JSON.stringify(length)}`,
+        `, got ${formatValue(length)}`,
     );
   }
+  checkLimit("maxItemSize", length, `data_type ${name}: "configuration.length_bytes"`);
   return length;
 }
 
-/** A positive element length parsed from a v2 type string such as `|S5`. */
-export function lengthOfTypestr(digits: string, typestr: string): number {
+/**
+ * A positive element length parsed from a v2 type string such as `|S5`, checked against
+ * `maxItemSize` (see `metadataLimits`) once multiplied by the bytes per unit (4 for `<U`).
+ */
+export function lengthOfTypestr(digits: string, typestr: string, unitBytes = 1): number {
   const length = Number(digits);
   if (!Number.isSafeInteger(length) || length < 1) {
     throw new InvalidDataTypeError(
-      `dtype ${JSON.stringify(typestr)}: the length must be a positive integer`,
+      `dtype ${formatValue(typestr)}: the length must be a positive integer`,
     );
   }
+  checkLimit("maxItemSize", length * unitBytes, `dtype ${formatValue(typestr)}: the element size`);
   return length;
 }
 
@@ -51,10 +61,12 @@ export abstract class FixedBytesBase implements DataType<Uint8Array, Uint8Array>
   readonly endianSensitive = false;
   readonly defaultFill: Uint8Array = new Uint8Array(0);
 
+  /** @throws MetadataLimitError for a length beyond `maxItemSize` (before any allocation) */
   constructor(
     /** Bytes per element. */
     readonly length: number,
   ) {
+    checkLimit("maxItemSize", length, `The element size of a ${length}-byte type`);
     this.lanes = length;
     this.itemSize = length;
   }
@@ -150,9 +162,7 @@ export abstract class FixedBytesBase implements DataType<Uint8Array, Uint8Array>
     }
     if (format === 2 && (typeof json === "number" || typeof json === "bigint"))
       return encoder.encode(String(json));
-    throw new FillValueError(
-      `Invalid ${what} ${JSON.stringify(String(json))}: expected a base64 string`,
-    );
+    throw new FillValueError(`Invalid ${what} ${formatValue(json)}: expected a base64 string`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { FillValueError } from "../errors.js";
+import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { BoolArray } from "./bool-array.js";
 import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
@@ -43,7 +44,7 @@ export function parseFloatFill(json: JsonValue, itemSize: number, typeName: stri
     return floatFromBits(BigInt(json), itemSize);
   }
   throw new FillValueError(
-    `Invalid fill value ${JSON.stringify(json)} for ${typeName}: expected a number, "NaN", "Infinity", "-Infinity" or a hex bit pattern like "0x7fc00000"`,
+    `Invalid fill value ${formatValue(json)} for ${typeName}: expected a number, "NaN", "Infinity", "-Infinity" or a hex bit pattern like "0x7fc00000"`,
   );
 }
 
@@ -164,7 +165,7 @@ class NumericType implements DataType<Scalar, TypedArray> {
     if (this.kind === "bool") {
       if (typeof json === "boolean") return json;
       if (format === 2 && (json === 0 || json === 1)) return json === 1;
-      throw new FillValueError(`Invalid ${where} ${JSON.stringify(json)}: expected true or false`);
+      throw new FillValueError(`Invalid ${where} ${formatValue(json)}: expected true or false`);
     }
     if (this.kind === "float")
       return this.roundFloat(parseFloatFill(json, this.itemSize, this.name));
@@ -181,7 +182,7 @@ class NumericType implements DataType<Scalar, TypedArray> {
     let value: bigint;
     if (typeof json === "bigint") value = json;
     else if (typeof json === "number" && Number.isInteger(json)) value = BigInt(json);
-    else throw new FillValueError(`Invalid ${where} ${JSON.stringify(json)}: expected an integer`);
+    else throw new FillValueError(`Invalid ${where} ${formatValue(json)}: expected an integer`);
     const { min, max } = this.spec;
     if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
       throw new FillValueError(

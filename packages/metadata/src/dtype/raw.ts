@@ -1,4 +1,5 @@
 import { FillValueError } from "../errors.js";
+import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { bytesToBase64 } from "./base64.js";
 import { FixedBytesBase } from "./fixed-bytes.js";
@@ -46,7 +47,7 @@ export class RawBytesType extends FixedBytesBase {
     if (Array.isArray(json)) {
       if (!json.every((b) => typeof b === "number" && Number.isInteger(b) && b >= 0 && b <= 255)) {
         throw new FillValueError(
-          `Invalid ${this.name} fill value ${JSON.stringify(json)}: expected byte values 0-255`,
+          `Invalid ${this.name} fill value ${formatValue(json)}: expected byte values 0-255`,
         );
       }
       bytes = Uint8Array.from(json as number[]);

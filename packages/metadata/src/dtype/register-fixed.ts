@@ -38,7 +38,7 @@ function resolveV2(json: JsonValue): V2DataType | undefined {
   const flexible = V2_FLEXIBLE.exec(json);
   if (flexible) {
     const [, order, char, digits] = flexible;
-    const length = lengthOfTypestr(digits, json);
+    const length = lengthOfTypestr(digits, json, char === "U" ? 4 : 1);
     const dataType: DataType =
       char === "S"
         ? new NullTerminatedBytesType(length)

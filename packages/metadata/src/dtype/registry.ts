@@ -1,5 +1,6 @@
 import { UnknownDataTypeError } from "../errors.js";
 import { isJsonObject, type JsonValue } from "../json.js";
+import { checkLimit } from "../limits.js";
 import { numericDataTypes } from "./numeric.js";
 import { registerFixedSizeDataTypes } from "./register-fixed.js";
 import type { DataType, Endian } from "./types.js";
@@ -44,12 +45,20 @@ export function registerDataType(
 export function resolveDataTypeV3(json: JsonValue, where = ""): DataType {
   for (const resolve of v3Resolvers) {
     const found = resolve(json);
-    if (found) return found;
+    if (found) return withinLimits(found, where);
   }
   const name = typeof json === "string" ? json : isJsonObject(json) ? json.name : undefined;
   const found = typeof name === "string" ? byName.get(name) : undefined;
   if (found && (typeof json === "string" || found.toV3() === name)) return found;
   throw new UnknownDataTypeError(json, where);
+}
+
+/** Checks the element size of a type an extension resolver made (`maxItemSize`). */
+function withinLimits<T extends DataType | V2DataType>(found: T, where: string): T {
+  const dataType: DataType = "dataType" in found ? (found as V2DataType).dataType : found;
+  const at = where ? `${where}: the element size of ${dataType.name}` : dataType.name;
+  checkLimit("maxItemSize", dataType.itemSize, at);
+  return found;
 }
 
 const V2_NUMERIC = /^([<>|=]?)([biuf])(\d+)$/;
@@ -73,7 +82,7 @@ function resolveNumericV2(json: JsonValue): V2DataType | undefined {
 export function resolveDataTypeV2(json: JsonValue, where = ""): V2DataType {
   for (const resolve of v2Resolvers) {
     const found = resolve(json);
-    if (found) return found;
+    if (found) return withinLimits(found, where);
   }
   const found = resolveNumericV2(json);
   if (found) return found;

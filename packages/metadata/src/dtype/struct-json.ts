@@ -1,11 +1,29 @@
-import { isJsonObject, type JsonValue } from "../json.js";
+import { formatValue } from "../format-value.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
+import { checkLimit } from "../limits.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { V2DataType } from "./registry.js";
 import { type StructFieldSpec, StructType } from "./struct.js";
 import type { DataType, Endian } from "./types.js";
 
-const show = (json: unknown) =>
-  JSON.stringify(json, (_, v) => (typeof v === "bigint" ? v.toString() : v));
+const show = (json: unknown) => formatValue(json);
+
+/**
+ * Records being parsed, outermost first. Nested records are parsed before the record holding
+ * them is built, so the depth is checked on the way in (through either format, and through
+ * the registry for v3), before a hostile document can exhaust the stack.
+ */
+let parsing = 0;
+
+function nested<T>(where: string, parse: () => T): T {
+  checkLimit("maxStructDepth", parsing + 1, `${where}: the nesting depth of records`);
+  parsing++;
+  try {
+    return parse();
+  } finally {
+    parsing--;
+  }
+}
 
 function parseShape(json: JsonValue, where: string): number[] {
   // NumPy also takes a bare integer for a one-dimensional subarray.
@@ -33,6 +51,14 @@ export function parseStructV2(
   json: JsonValue[],
   resolveTypestr: (typestr: string) => V2DataType,
   where = "dtype",
+): StructType {
+  return nested(where, () => parseFieldsV2(json, resolveTypestr, where));
+}
+
+function parseFieldsV2(
+  json: JsonValue[],
+  resolveTypestr: (typestr: string) => V2DataType,
+  where: string,
 ): StructType {
   if (json.length === 0)
     throw new InvalidDataTypeError(`${where}: a structured dtype needs at least one field`);
@@ -108,6 +134,14 @@ export function parseStructV3(
   if (!isJsonObject(json) || (json.name !== "struct" && json.name !== "structured"))
     return undefined;
   const where = `data_type ${json.name}`;
+  return nested(where, () => parseFieldsV3(json, where, resolveV3));
+}
+
+function parseFieldsV3(
+  json: JsonObject,
+  where: string,
+  resolveV3: (json: JsonValue) => DataType,
+): StructType {
   const config = json.configuration;
   const list = isJsonObject(config) ? config.fields : undefined;
   if (!Array.isArray(list) || list.length === 0) {

@@ -1,5 +1,7 @@
 import { FillValueError } from "../errors.js";
-import { isJsonObject, type JsonValue } from "../json.js";
+import { formatValue } from "../format-value.js";
+import { isJsonObject, type JsonValue, stringifyJson } from "../json.js";
+import { checkLimit } from "../limits.js";
 import { base64ToBytes, bytesToBase64 } from "./base64.js";
 import { bytesOf } from "./bytes-order.js";
 import type { Container } from "./containers.js";
@@ -116,35 +118,43 @@ export class StructType implements DataType<StructValue, Uint8Array> {
   private readonly byName: ReadonlyMap<string, Layout>;
   private readonly leaves: readonly Leaf[];
 
+  /** Levels of records: 1, plus the deepest nested record's. */
+  readonly depth: number;
+
   constructor(fields: readonly StructFieldSpec[]) {
-    if (fields.length === 0)
+    if (!Array.isArray(fields) || fields.length === 0)
       throw new InvalidDataTypeError("A structured data type needs at least one field");
     const layout: Layout[] = [];
+    const names = new Set<string>();
     let offset = 0;
+    let depth = 1;
     for (const spec of fields) {
-      const shape = [...(spec.shape ?? [])];
+      const shape = Array.isArray(spec.shape) ? [...spec.shape] : [];
       if (typeof spec.name !== "string" || spec.name === "") {
         throw new InvalidDataTypeError(
-          `Structured field names must be non-empty strings, got ${JSON.stringify(spec.name)}`,
+          `Structured field names must be non-empty strings, got ${formatValue(spec.name, { bigint: "suffix" })}`,
         );
       }
-      if (layout.some((f) => f.name === spec.name)) {
-        throw new InvalidDataTypeError(
-          `Structured data type has the field name ${JSON.stringify(spec.name)} twice`,
-        );
-      }
+      const field = JSON.stringify(spec.name);
+      if (names.has(spec.name))
+        throw new InvalidDataTypeError(`Structured data type has the field name ${field} twice`);
+      names.add(spec.name);
       if (!shape.every((n) => Number.isSafeInteger(n) && n >= 1)) {
         throw new InvalidDataTypeError(
-          `Field ${JSON.stringify(spec.name)}: a subarray shape needs positive integers, got ${JSON.stringify(shape)}`,
+          `Field ${field}: a subarray shape needs positive integers, got ${formatValue(spec.shape, { bigint: "suffix" })}`,
         );
       }
-      if (spec.dataType.itemSize <= 0) {
+      const itemSize = spec.dataType?.itemSize;
+      if (typeof itemSize !== "number" || !(itemSize > 0)) {
         throw new InvalidDataTypeError(
-          `Field ${JSON.stringify(spec.name)}: ${spec.dataType.name} has no fixed size and cannot be a field of a record`,
+          `Field ${field}: ${spec.dataType?.name ?? formatValue(spec.dataType)} has no fixed size and cannot be a field of a record`,
         );
       }
+      if (isStruct(spec.dataType)) depth = Math.max(depth, spec.dataType.depth + 1);
+      checkLimit("maxStructDepth", depth, `The nesting depth of records at the field ${field}`);
       const count = countOf(shape);
-      const size = count * spec.dataType.itemSize;
+      const size = count * itemSize;
+      checkLimit("maxItemSize", offset + size, `The record size up to the field ${field}`);
       layout.push({
         name: spec.name,
         dataType: spec.dataType,
@@ -156,6 +166,7 @@ export class StructType implements DataType<StructValue, Uint8Array> {
       });
       offset += size;
     }
+    this.depth = depth;
     this.layout = layout;
     this.fields = layout.map(({ name, dataType, shape, endian }) => ({
       name,
@@ -323,7 +334,7 @@ export class StructType implements DataType<StructValue, Uint8Array> {
     }
     if (format === 3 && isJsonObject(json)) return this.parseFillObject(json);
     throw new FillValueError(
-      `Invalid fill value ${JSON.stringify(json, (_, v) => (typeof v === "bigint" ? v.toString() : v))} for ${this.name}: expected ` +
+      `Invalid fill value ${formatValue(json)} for ${this.name}: expected ` +
         (format === 2
           ? "a base64 string of the record bytes"
           : "an object with a fill value for each field"),
@@ -374,7 +385,8 @@ export class StructType implements DataType<StructValue, Uint8Array> {
         continue;
       }
       const items = flatten(v, f.shape.length).map((item) => f.dataType.fillToJson(item, 3));
-      const uniform = items.every((item) => JSON.stringify(item) === JSON.stringify(items[0]));
+      const first = stringifyJson(items[0], 0);
+      const uniform = items.every((item) => stringifyJson(item, 0) === first);
       out[f.name] = uniform ? items[0] : (nest(items, f.shape) as JsonValue);
     }
     return out;
@@ -504,11 +516,11 @@ export class StructType implements DataType<StructValue, Uint8Array> {
     let offset = 0;
     for (let i = 0; i < path.length; i++) {
       const f = type.byName.get(path[i]);
-      if (!f) throw new RangeError(`${type.name} has no field ${JSON.stringify(path[i])}`);
+      if (!f) throw new RangeError(`${type.name} has no field ${formatValue(path[i])}`);
       offset += f.offset;
       if (i === path.length - 1) return { ...f, offset };
       if (!isStruct(f.dataType) || f.count !== 1)
-        throw new RangeError(`Field ${JSON.stringify(path[i])} is not a nested record`);
+        throw new RangeError(`Field ${formatValue(path[i])} is not a nested record`);
       type = f.dataType;
     }
     throw new RangeError("A field path needs at least one name");

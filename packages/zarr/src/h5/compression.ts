@@ -1,5 +1,6 @@
 import type { ArrayOptions, CodecSpec } from "@z/array";
 import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
+import { formatValue } from "@z/metadata";
 import { H5ValueError } from "./errors.js";
 
 /** A compression filter as h5py names it, plus the Zarr compressors it does not have. */
@@ -21,7 +22,7 @@ function level(opts: unknown, fallback: number, max: number, what: string): numb
   if (opts === undefined || opts === null) return fallback;
   if (typeof opts !== "number" || !Number.isInteger(opts) || opts < 0 || opts > max) {
     throw new H5ValueError(
-      `compression_opts for ${what} must be an integer from 0 to ${max}, got ${JSON.stringify(opts)}`,
+      `compression_opts for ${what} must be an integer from 0 to ${max}, got ${formatValue(opts, { bigint: "suffix" })}`,
     );
   }
   return opts;
@@ -97,7 +98,9 @@ export function compressionCodecs(
       const shuffle =
         typeof o.shuffle === "number" ? SHUFFLE_NAMES[o.shuffle] : (o.shuffle ?? "shuffle");
       if (!SHUFFLE_NAMES.includes(shuffle))
-        throw new H5ValueError(`Unknown blosc shuffle ${JSON.stringify(o.shuffle)}`);
+        throw new H5ValueError(
+          `Unknown blosc shuffle ${formatValue(o.shuffle, { bigint: "suffix" })}`,
+        );
       compressors.push(
         v3
           ? {
@@ -110,7 +113,7 @@ export function compressionCodecs(
     }
     default:
       throw new H5ValueError(
-        `Compression filter ${JSON.stringify(kind)} is not available in Zarr; use "gzip", "zstd", "blosc" or "lz4"`,
+        `Compression filter ${formatValue(kind, { bigint: "suffix" })} is not available in Zarr; use "gzip", "zstd", "blosc" or "lz4"`,
       );
   }
   if (extra.fletcher32) compressors.push(v3 ? { name: "crc32c" } : { id: "crc32c" });

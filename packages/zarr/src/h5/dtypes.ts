@@ -1,4 +1,4 @@
-import { type DataType, resolveNumpyDataType } from "@z/metadata";
+import { type DataType, formatValue, resolveNumpyDataType } from "@z/metadata";
 import { H5ValueError } from "./errors.js";
 
 /** NumPy's one-letter type codes and Python's type names, as h5py accepts them. */
@@ -47,7 +47,7 @@ export function zarrDtype(dtype: string): string {
       return withOrder;
     } catch {
       throw new H5ValueError(
-        `Unknown dtype ${JSON.stringify(dtype)}: use a NumPy type string ("f4", "<i2") or a name ("float32")`,
+        `Unknown dtype ${formatValue(dtype, { bigint: "suffix" })}: use a NumPy type string ("f4", "<i2") or a name ("float32")`,
       );
     }
   }

@@ -10,7 +10,7 @@ import {
   type ZarrArray,
   Group as ZarrGroup,
 } from "@z/array";
-import { METADATA_KEYS } from "@z/metadata";
+import { formatValue, METADATA_KEYS } from "@z/metadata";
 import {
   isWritable,
   joinKey,
@@ -77,7 +77,7 @@ export class H5File extends Group {
   ): Promise<H5File> {
     if (!MODES.includes(mode))
       throw new TypeError(
-        `Invalid mode ${JSON.stringify(mode)}: use one of ${MODES.map((m) => `"${m}"`).join(", ")}`,
+        `Invalid mode ${formatValue(mode, { bigint: "suffix" })}: use one of ${MODES.map((m) => `"${m}"`).join(", ")}`,
       );
     const writable = mode !== "r";
     // A path means the filesystem: loaded only then, so browsers never see node:fs.
