@@ -12,9 +12,11 @@ import {
   type SetOptions,
   StoreError,
   throwIfAborted,
+  type VersionedValue,
   type Writable,
 } from "@z/store-core";
 import { writeAtomic } from "./atomic-write.js";
+import { readVersioned, writeLocked } from "./conditional-write.js";
 import { errorCode, isNoDirectory, isNoFile } from "./fs-errors.js";
 import { checkKey, checkPrefix, keyPath } from "./paths.js";
 import { readFileRanges } from "./read.js";
@@ -36,6 +38,11 @@ export interface FsStoreOptions {
    * file systems leave an empty file. Costs about 0.3 ms per write here (see the README).
    */
   fsync?: boolean;
+  /**
+   * Milliseconds after which a key's lock file is taken to be left by a crashed writer and is
+   * broken (default 30 000). Every write holds its key's lock only while it writes one value.
+   */
+  lockStaleMs?: number;
 }
 
 /**
@@ -60,7 +67,10 @@ export class FsStore implements Readable, Writable, Listable {
   readonly fsync: boolean;
   /** Every read is a new buffer (see `Readable.freshReads`). */
   readonly freshReads = true;
+  /** `set` and `delete` honour `ifMatch` / `ifNoneMatch` across processes (lock files). */
+  readonly conditionalWrites = true;
   private readonly createRoot: boolean;
+  private readonly lockStaleMs: number | undefined;
 
   /**
    * @param root the store's folder, as a path or a `file:` URL; it need not exist yet
@@ -70,6 +80,7 @@ export class FsStore implements Readable, Writable, Listable {
     this.readOnly = options.readOnly ?? false;
     this.createRoot = options.mkdir ?? true;
     this.fsync = options.fsync ?? true;
+    this.lockStaleMs = options.lockStaleMs;
   }
 
   /** The file path of a key (after validating it). */
@@ -103,27 +114,48 @@ export class FsStore implements Readable, Writable, Listable {
     }
   }
 
+  async getVersioned(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<VersionedValue | undefined> {
+    return readVersioned(this.pathOf(key), options?.signal);
+  }
+
   async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
-    await this.write(key, value, false, options?.signal);
+    await this.writeUnderLock(key, options, () => this.write(key, value, false, options?.signal));
   }
 
   async setIfNotExists(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean> {
-    return this.write(key, value, true, options?.signal);
+    return this.writeUnderLock(key, options, () => this.write(key, value, true, options?.signal));
+  }
+
+  /** Runs a write of `key` under its lock file, after checking `ifMatch` / `ifNoneMatch`. */
+  private async writeUnderLock(
+    key: string,
+    options: SetOptions | undefined,
+    write: () => Promise<boolean>,
+  ): Promise<boolean> {
+    this.checkWritable(key, "write");
+    const file = this.pathOf(key);
+    const lock = {
+      staleMs: this.lockStaleMs,
+      createDirectory: (directory: string) => this.ensureDirectory(directory),
+    };
+    try {
+      return (await writeLocked(key, file, options, lock, write)) ?? false;
+    } catch (error) {
+      throw await this.explainWriteError(key, file, error);
+    }
   }
 
   async delete(key: string, options?: SetOptions): Promise<void> {
     this.checkWritable(key, "delete");
     const file = this.pathOf(key);
     throwIfAborted(options?.signal);
-    try {
-      await unlink(file);
-    } catch (error) {
-      if (isNoFile(error)) return;
-      // Unlinking a directory is EPERM on macOS and Windows: there is no value to delete.
-      if (errorCode(error) === "EPERM" && (await isDirectory(file))) return;
-      throw error;
-    }
-    await this.prune(path.dirname(file));
+    const lock = { staleMs: this.lockStaleMs };
+    const removed = await writeLocked(key, file, options, lock, () => removeFile(file));
+    // After the lock is released: its file would keep the folder from being pruned.
+    if (removed) await this.prune(path.dirname(file));
   }
 
   async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
@@ -249,6 +281,19 @@ export class FsStore implements Readable, Writable, Listable {
  */
 function removeTree(file: string): Promise<void> {
   return rm(file, { recursive: true, force: true, maxRetries: 8, retryDelay: 5 });
+}
+
+/** Unlinks a value's file; resolves to whether there was one. */
+async function removeFile(file: string): Promise<boolean> {
+  try {
+    await unlink(file);
+    return true;
+  } catch (error) {
+    if (isNoFile(error)) return false;
+    // Unlinking a directory is EPERM on macOS and Windows: there is no value to delete.
+    if (errorCode(error) === "EPERM" && (await isDirectory(file))) return false;
+    throw error;
+  }
 }
 
 async function isDirectory(file: string): Promise<boolean> {
