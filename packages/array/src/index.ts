@@ -31,3 +31,4 @@ export * from "./sharded-access.js";
 export * from "./sharding-config.js";
 export * from "./tree.js";
 export * from "./values.js";
+export * from "./exclusive-create.js";
