@@ -1,9 +1,4 @@
-import {
-  ConflictError,
-  hasConditionalWrites,
-  type Readable,
-  type Writable,
-} from "@z/store-core";
+import { ConflictError, hasConditionalWrites, type Readable, type Writable } from "@z/store-core";
 import { withKeyLock } from "./key-lock.js";
 
 /** The metadata documents whose presence makes a node: writing one first claims the path. */

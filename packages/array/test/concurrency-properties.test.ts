@@ -103,10 +103,7 @@ const setups = {
     const arr = await openArray(store);
     return [arr, arr];
   },
-  "two array objects": async (store: MapStore) => [
-    await openArray(store),
-    await openArray(store),
-  ],
+  "two array objects": async (store: MapStore) => [await openArray(store), await openArray(store)],
   // Separate store objects share the data but not the in-process lock: only the conditional
   // writes keep the updates, as between processes.
   "two store objects over one map": async (store: MapStore) => [

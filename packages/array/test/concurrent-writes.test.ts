@@ -1,4 +1,13 @@
-import { createArray, openArray, updateKey, withKeyLock } from "@z/array";
+import {
+  ContainsArrayError,
+  ContainsGroupError,
+  createArray,
+  createGroup,
+  openArray,
+  updateKey,
+  withKeyLock,
+  type ZarrArray,
+} from "@z/array";
 import { slice } from "@z/indexing";
 import {
   ConflictError,
@@ -184,3 +193,44 @@ describe("updateKey", () => {
     expect(store.map.get("k")).toEqual(new Uint8Array([2]));
   });
 });
+
+describe("racing creators", () => {
+  for (const [name, makeStore] of [
+    ["MapStore (setIfNotExists)", () => new MapStore()],
+    ["a store with only conditional writes", () => withoutSetIfNotExists(new MapStore())],
+    ["a store with neither", () => withoutConditionalWrites(new MapStore())],
+  ] as const) {
+    it(`${name}: of two createArray / createGroup at one path, one wins`, async () => {
+      const store = makeStore();
+      const arrays = await Promise.allSettled([
+        createArray(store, { path: "a", shape: [2], dtype: "int8" }),
+        createArray(store, { path: "a", shape: [3], dtype: "int8" }),
+      ]);
+      expect(arrays.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+      const lost = arrays.find((r) => r.status === "rejected") as PromiseRejectedResult;
+      expect(lost.reason).toBeInstanceOf(ContainsArrayError);
+      const won = arrays.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<ZarrArray>;
+      expect((await openArray(store, { path: "a" })).shape).toEqual(won.value.shape);
+
+      const groups = await Promise.allSettled([
+        createGroup(store, { path: "g", attributes: { n: 1 } }),
+        createGroup(store, { path: "g", attributes: { n: 2 } }),
+      ]);
+      expect(groups.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+      const lostGroup = groups.find((r) => r.status === "rejected") as PromiseRejectedResult;
+      expect(lostGroup.reason).toBeInstanceOf(ContainsGroupError);
+    });
+  }
+});
+
+/** A MapStore that offers conditional writes but no setIfNotExists. */
+function withoutSetIfNotExists(inner: MapStore): Readable & Writable {
+  return {
+    get: (key, options) => inner.get(key, options),
+    getVersioned: (key, options) => inner.getVersioned(key, options),
+    set: (key, value, options) => inner.set(key, value, options),
+    delete: (key, options) => inner.delete(key, options),
+    deletePrefix: (prefix, options) => inner.deletePrefix(prefix, options),
+    conditionalWrites: true,
+  };
+}
