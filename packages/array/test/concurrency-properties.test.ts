@@ -141,7 +141,7 @@ describe("concurrent sets are serialisable per stored key", () => {
               ),
             );
             const { data } = await created.get();
-            checkSerialisable(data as Int32Array, writes, unit);
+            checkSerialisable(data as Int32Array, writes, [...unit]);
           }),
           { numRuns: 40 },
         );

@@ -94,7 +94,7 @@ describe("writers in several processes", () => {
         expect(done).toEqual(writers.map(() => ({ done: round })));
         for (const name of Object.keys(ARRAYS)) {
           // A fresh array object each round: nothing cached from the previous one.
-          const arr = await openArray(new FsStore(root), { path: name, kind: "array" });
+          const arr = await openArray(new FsStore(root), { path: name });
           const { data, shape } = await arr.get();
           const rows = Array.from({ length: shape[0] }, (_, row) =>
             Array.from(data.slice(row * shape[1], (row + 1) * shape[1]) as Int32Array),

@@ -12,6 +12,7 @@ import {
   type SetOptions,
   StoreError,
   throwIfAborted,
+  UnsupportedOperationError,
   type VersionedValue,
   type Writable,
 } from "@z/store-core";
@@ -43,6 +44,14 @@ export interface FsStoreOptions {
    * broken (default 30 000). Every write holds its key's lock only while it writes one value.
    */
   lockStaleMs?: number;
+  /**
+   * Take a lock file for each write (default true), which makes `set` and `delete` atomic
+   * against every other write of the key, in this process or another, and gives the store
+   * `conditionalWrites`. With false, writes skip the lock (about a tenth faster for small
+   * values, see the README) and conditional writes are refused: only for a folder that one
+   * process writes.
+   */
+  lockFiles?: boolean;
 }
 
 /**
@@ -68,7 +77,7 @@ export class FsStore implements Readable, Writable, Listable {
   /** Every read is a new buffer (see `Readable.freshReads`). */
   readonly freshReads = true;
   /** `set` and `delete` honour `ifMatch` / `ifNoneMatch` across processes (lock files). */
-  readonly conditionalWrites = true;
+  readonly conditionalWrites: boolean;
   private readonly createRoot: boolean;
   private readonly lockStaleMs: number | undefined;
 
@@ -81,6 +90,7 @@ export class FsStore implements Readable, Writable, Listable {
     this.createRoot = options.mkdir ?? true;
     this.fsync = options.fsync ?? true;
     this.lockStaleMs = options.lockStaleMs;
+    this.conditionalWrites = options.lockFiles ?? true;
   }
 
   /** The file path of a key (after validating it). */
@@ -142,10 +152,21 @@ export class FsStore implements Readable, Writable, Listable {
       createDirectory: (directory: string) => this.ensureDirectory(directory),
     };
     try {
+      if (!this.conditionalWrites) return await this.unlocked(key, options, write);
       return (await writeLocked(key, file, options, lock, write)) ?? false;
     } catch (error) {
       throw await this.explainWriteError(key, file, error);
     }
+  }
+
+  /** A write without lock file (option `lockFiles: false`), which refuses conditions. */
+  private unlocked<T>(key: string, options: SetOptions | undefined, write: () => Promise<T>) {
+    if (options?.ifMatch !== undefined || options?.ifNoneMatch !== undefined) {
+      throw new UnsupportedOperationError(
+        `Conditional write of ${JSON.stringify(key)}: this FsStore was opened with lockFiles: false`,
+      );
+    }
+    return write();
   }
 
   async delete(key: string, options?: SetOptions): Promise<void> {
@@ -153,7 +174,9 @@ export class FsStore implements Readable, Writable, Listable {
     const file = this.pathOf(key);
     throwIfAborted(options?.signal);
     const lock = { staleMs: this.lockStaleMs };
-    const removed = await writeLocked(key, file, options, lock, () => removeFile(file));
+    const removed = this.conditionalWrites
+      ? await writeLocked(key, file, options, lock, () => removeFile(file))
+      : await this.unlocked(key, options, () => removeFile(file));
     // After the lock is released: its file would keep the folder from being pruned.
     if (removed) await this.prune(path.dirname(file));
   }
