@@ -39,9 +39,7 @@ export async function main([root, index, count]: string[]): Promise<void> {
   );
   send({ created });
 
-  const arrays = await Promise.all(
-    Object.keys(ARRAYS).map((path) => openArray(store, { path })),
-  );
+  const arrays = await Promise.all(Object.keys(ARRAYS).map((path) => openArray(store, { path })));
   const mine = Array.from({ length: ARRAYS.plain.shape[0] }, (_, row) => row).filter(
     (row) => row % writers === writer,
   );
