@@ -134,6 +134,21 @@ describe("concurrent sets of one array lose no update", () => {
   });
 });
 
+describe("shard index cache", () => {
+  it("a write through another array object makes a cached shard index stale", async () => {
+    const store = new MapStore();
+    await createArray(store, { shape: [8], shards: [4], chunks: [2], dtype: "int32" });
+    const reader = await openArray(store);
+    const writer = await openArray(store);
+    await writer.set([slice(0, 2)], 1);
+    expect(Array.from((await reader.get()).data)).toEqual([1, 1, 0, 0, 0, 0, 0, 0]);
+    // The shard's layout changes: another inner chunk, and the first one moves.
+    await writer.set([slice(0, 4)], 2);
+    await writer.set([slice(4, 6)], 3);
+    expect(Array.from((await reader.get()).data)).toEqual([2, 2, 2, 2, 3, 3, 0, 0]);
+  });
+});
+
 describe("updateKey", () => {
   it("gives up with TooManyConflictsError when every conditional write conflicts", async () => {
     class AlwaysConflicting extends MapStore {
