@@ -66,6 +66,8 @@ export interface FsStoreOptions {
  *   like them are refused.
  * - Ranged reads read only the bytes asked for.
  * - `delete` removes the folders it leaves empty, up to the root.
+ * - Every write of a key holds the key's lock file (`lockFiles`, default true), so conditional
+ *   writes (`getVersioned`, `ifMatch`, `ifNoneMatch`) hold across processes.
  */
 export class FsStore implements Readable, Writable, Listable {
   /** The absolute path of the store's folder. */
