@@ -11,6 +11,7 @@ import {
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { replaceKey, type UpdateKeyOptions, updateKey } from "./read-modify-write.js";
 
 /** Options of chunk reads and writes. */
 export interface ChunkIoOptions {
@@ -124,22 +125,62 @@ export class ChunkIo implements ChunkAccess {
 
   /**
    * Stores a chunk, or deletes it when every element equals the fill value (a missing chunk
-   * reads as the fill value, so storing it would only waste space).
+   * reads as the fill value, so storing it would only waste space). In turn with the other
+   * writes of the same chunk in this process (see {@link replaceKey}).
    */
   async write(
     coords: readonly number[],
     chunk: Chunk,
     options: ChunkIoOptions = {},
   ): Promise<void> {
-    const store = this.store as Readable & Writable;
-    const key = this.chunkKey(coords);
+    await replaceKey(this.writable(), this.chunkKey(coords), await this.encodeOrDrop(chunk), {
+      signal: options.signal,
+    });
+  }
+
+  /** The stored form of a chunk: its encoded bytes, or undefined when it is all fill value. */
+  private async encodeOrDrop(chunk: Chunk): Promise<Uint8Array | undefined> {
     const { dataType, fillValue } = this.metadata;
-    if (dataType.isAllFill(chunk.data, fillValue)) {
-      await store.delete(key, { signal: options.signal });
-      return;
-    }
-    const bytes = await this.pipeline.encode(chunk);
-    await store.set(key, bytes, { signal: options.signal });
+    if (dataType.isAllFill(chunk.data, fillValue)) return undefined;
+    return this.pipeline.encode(chunk);
+  }
+
+  /**
+   * Reads a chunk, lets `change` modify it, and stores the result (or deletes it when it is all
+   * fill value) without losing concurrent writes of the same chunk (see {@link updateKey}):
+   * `change` may run again on a newer stored chunk.
+   */
+  async update(
+    coords: readonly number[],
+    change: (chunk: Chunk) => void,
+    options: ChunkIoOptions & Pick<UpdateKeyOptions, "conditional"> = {},
+  ): Promise<void> {
+    // A v2 array from before dimension_separator may keep its chunks under nested keys;
+    // reading one chunk finds out which, before the key to update is chosen.
+    if (this.legacySeparator === ".") await this.readRaw(coords, options);
+    const key = this.chunkKey(coords);
+    await updateKey(
+      this.writable(),
+      key,
+      async (bytes) => {
+        let stored: Chunk | undefined;
+        if (bytes !== undefined) {
+          try {
+            stored = await this.pipeline.decode(bytes);
+          } catch (error) {
+            throw locate(error, `chunk /${key}`);
+          }
+        }
+        const chunk = writableChunk(this.metadata, this.chunkShape, stored);
+        change(chunk);
+        return this.encodeOrDrop(chunk);
+      },
+      options,
+    );
+  }
+
+  private writable(): Readable & Writable {
+    return this.store as Readable & Writable;
   }
 
   async readParts(
@@ -170,12 +211,12 @@ export class ChunkIo implements ChunkAccess {
         const full = part.covers(this.chunkShape, shape);
         if (full && scalarIsFill) {
           await this.delete(part.coords, options);
-        } else {
-          const chunk = full
-            ? this.newChunk(part.coords)
-            : await this.readForUpdate(part.coords, options);
+        } else if (full) {
+          const chunk = this.newChunk(part.coords);
           part.write(chunk, source, dataType);
           await this.write(part.coords, chunk, options);
+        } else {
+          await this.update(part.coords, (chunk) => part.write(chunk, source, dataType), options);
         }
         done();
       },
@@ -188,9 +229,9 @@ export class ChunkIo implements ChunkAccess {
     return writableChunk(this.metadata, this.chunkShape, await this.read(coords, options));
   }
 
-  /** Deletes a chunk. */
+  /** Deletes a chunk, in turn with the other writes of it in this process. */
   async delete(coords: readonly number[], options: ChunkIoOptions = {}): Promise<void> {
-    await (this.store as Readable & Writable).delete(this.chunkKey(coords), {
+    await replaceKey(this.writable(), this.chunkKey(coords), undefined, {
       signal: options.signal,
     });
   }

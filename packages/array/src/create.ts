@@ -24,6 +24,7 @@ import { consolidatedDocuments } from "./consolidated.js";
 import type { ContainerOf } from "./container-types.js";
 import { type ArrayOptions, buildArrayMetadata } from "./create-metadata.js";
 import { ContainsArrayError, ContainsGroupError } from "./errors.js";
+import { createExclusive, isNodeDocument } from "./exclusive-create.js";
 import { Group } from "./group.js";
 import {
   type NodeMetadata,
@@ -255,7 +256,31 @@ export async function createNodes(
       ([key, bytes]) => [joinKey(path, key), bytes] as [string, Uint8Array],
     ),
   );
-  await writeManyDocuments(w, documents, { signal, concurrency });
+  // Without overwrite, each requested node's defining document is written first and only if
+  // absent, so of two creators racing for one path exactly one wins (the other is refused as
+  // if it had found the node when it looked).
+  const claims = overwrite
+    ? []
+    : documents.filter(([key]) => isNodeDocument(key) && planned.has(nodePathOf(key)));
+  await forEachConcurrent(
+    claims,
+    concurrency,
+    async ([key, bytes]) => {
+      if (await createExclusive(w, key, bytes, signal)) return;
+      const path = nodePathOf(key);
+      const found = await readNodeMetadata(s, path, { consolidated: false, signal });
+      const hint = "another writer created it just now";
+      throw found?.kind === "array"
+        ? new ContainsArrayError(path, hint)
+        : new ContainsGroupError(path, hint);
+    },
+    signal,
+  );
+  await writeManyDocuments(
+    w,
+    documents.filter((document) => !claims.includes(document)),
+    { signal, concurrency },
+  );
   // Consolidated metadata goes last, so it never lists a node whose documents are not written.
   await writeManyDocuments(w, consolidatedUpdates(existing, planned, deleted, replaced, written), {
     signal,
@@ -358,4 +383,10 @@ export async function createHierarchy(
 ): Promise<Map<string, ZarrArray | Group>> {
   const entries = nodes instanceof Map ? [...nodes] : Object.entries(nodes);
   return (await createNodes(store, entries, options)).nodes;
+}
+
+/** The node path of a metadata document's key (`a/b/zarr.json` -> `a/b`). */
+function nodePathOf(key: string): string {
+  const slash = key.lastIndexOf("/");
+  return slash < 0 ? "" : key.slice(0, slash);
 }

@@ -5,7 +5,9 @@ import { CoalescingStore, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { type ChunkIo, locate, writableChunk } from "./chunk-io.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { writeEpoch } from "./key-lock.js";
 import { LruCache } from "./lru.js";
+import { replaceKey, updateKey } from "./read-modify-write.js";
 
 /** Options of sharded reads. */
 export interface ShardedAccessOptions {
@@ -33,7 +35,11 @@ interface ShardGroup {
  */
 export class ShardedAccess implements ChunkAccess {
   readonly chunkShape: readonly number[];
-  private readonly indexes: LruCache<string, ShardIndex | null>;
+  /**
+   * Shard indexes (null: no shard) with the write epoch of their key when they were fetched:
+   * a write of the shard through any array object of the same store makes them stale.
+   */
+  private readonly indexes: LruCache<string, { index: ShardIndex | null; epoch: number }>;
   /** Reads inner chunks, merging near ranges of a shard into one request. */
   private readonly ranged: CoalescingStore;
 
@@ -76,14 +82,15 @@ export class ShardedAccess implements ChunkAccess {
     options: AccessOptions = {},
   ): Promise<ShardIndex | undefined> {
     const key = this.io.chunkKey(coords);
+    const epoch = writeEpoch(this.store, key);
     const cached = this.indexes.get(key);
-    if (cached !== undefined) return cached ?? undefined;
+    if (cached !== undefined && cached.epoch === epoch) return cached.index ?? undefined;
     const bytes = await this.store.get(key, {
       range: this.codec.indexRange(),
       signal: options.signal,
     });
     if (bytes === undefined) {
-      this.indexes.set(key, null, 64);
+      this.indexes.set(key, { index: null, epoch }, 64);
       return undefined;
     }
     let index: ShardIndex;
@@ -92,7 +99,7 @@ export class ShardedAccess implements ChunkAccess {
     } catch (error) {
       throw locate(error, `shard /${key}`, key);
     }
-    this.indexes.set(key, index, index.entries.byteLength + 64);
+    this.indexes.set(key, { index, epoch }, index.entries.byteLength + 64);
     return index;
   }
 
@@ -177,13 +184,15 @@ export class ShardedAccess implements ChunkAccess {
     return true;
   }
 
-  /** The encoded inner chunks of a stored shard (undefined for empty ones, and when it does not exist). */
+  /**
+   * The encoded inner chunks of a stored shard (undefined for empty ones, and all of them when
+   * the shard does not exist).
+   */
   private async storedChunks(
     key: string,
-    options: AccessOptions,
+    shard: Uint8Array | undefined,
   ): Promise<(Uint8Array | undefined)[]> {
     const chunks = new Array<Uint8Array | undefined>(this.codec.innerCount).fill(undefined);
-    const shard = await this.store.get(key, { signal: options.signal });
     if (!shard) return chunks;
     const at = this.codec.indexLocation === "start" ? 0 : shard.length - this.codec.indexSize;
     try {
@@ -200,6 +209,35 @@ export class ShardedAccess implements ChunkAccess {
     return chunks;
   }
 
+  /**
+   * The new bytes of a shard after writing `group`'s parts into it (undefined when no inner
+   * chunk is left): inner chunks the parts cover are encoded afresh, the ones they touch are
+   * decoded from `shard`, changed and encoded, the others are copied as stored.
+   */
+  private async rewriteShard(
+    key: string,
+    shard: Uint8Array | undefined,
+    group: ShardGroup,
+    source: WriteSource,
+  ): Promise<Uint8Array | undefined> {
+    const { dataType, fillValue, shape } = this.io.metadata;
+    const chunks = await this.storedChunks(key, shard);
+    for (const { part, inner } of group.items) {
+      const stored = chunks[inner];
+      const keep = stored && !part.covers(this.chunkShape, shape);
+      const chunk = writableChunk(
+        this.codec.innerSpec,
+        this.chunkShape,
+        keep ? await this.codec.decodeInner(stored, inner) : undefined,
+      );
+      part.write(chunk, source, dataType);
+      chunks[inner] = dataType.isAllFill(chunk.data, fillValue)
+        ? undefined
+        : await this.codec.inner.encode(chunk);
+    }
+    return this.codec.assemble(chunks);
+  }
+
   async writeParts(
     parts: Iterable<ChunkPart>,
     source: WriteSource,
@@ -207,33 +245,24 @@ export class ShardedAccess implements ChunkAccess {
     done: () => void,
   ): Promise<void> {
     const store = this.store as Readable & Writable;
-    const { dataType, fillValue, shape } = this.io.metadata;
     await forEachConcurrent(
       this.group(parts),
       options.concurrency ?? DEFAULT_CONCURRENCY,
       async (group) => {
         const key = this.io.chunkKey(group.coords);
-        const chunks = this.coversShard(group)
-          ? new Array<Uint8Array | undefined>(this.codec.innerCount).fill(undefined)
-          : await this.storedChunks(key, options);
-        for (const { part, inner } of group.items) {
-          const stored = chunks[inner];
-          const keep = stored && !part.covers(this.chunkShape, shape);
-          const chunk = writableChunk(
-            this.codec.innerSpec,
-            this.chunkShape,
-            keep ? await this.codec.decodeInner(stored, inner) : undefined,
-          );
-          part.write(chunk, source, dataType);
-          chunks[inner] = dataType.isAllFill(chunk.data, fillValue)
-            ? undefined
-            : await this.codec.inner.encode(chunk);
-          done();
+        const signal = options.signal;
+        // A write that covers the whole shard needs nothing of what is stored; any other is a
+        // read-modify-write of the shard, serialised with other writers of it (updateKey).
+        if (this.coversShard(group)) {
+          const shard = await this.rewriteShard(key, undefined, group, source);
+          await replaceKey(store, key, shard, { signal });
+        } else {
+          await updateKey(store, key, (shard) => this.rewriteShard(key, shard, group, source), {
+            signal,
+          });
         }
-        const shard = await this.codec.assemble(chunks);
         this.indexes.delete(key);
-        if (shard) await store.set(key, shard, { signal: options.signal });
-        else await store.delete(key, { signal: options.signal });
+        for (let i = 0; i < group.items.length; i++) done();
       },
       options.signal,
     );

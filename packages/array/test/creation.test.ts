@@ -228,12 +228,22 @@ describe("fromArray", () => {
 class CountingStore extends MapStore {
   inFlight = 0;
   maxInFlight = 0;
-  override async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
+  private async counted<T>(write: () => Promise<T>): Promise<T> {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     await new Promise((resolve) => setTimeout(resolve, 1));
-    await super.set(key, value, options);
-    this.inFlight--;
+    try {
+      return await write();
+    } finally {
+      this.inFlight--;
+    }
+  }
+  override set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
+    return this.counted(() => super.set(key, value, options));
+  }
+  // New nodes' documents are written with setIfNotExists (atomic create).
+  override setIfNotExists(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean> {
+    return this.counted(() => super.setIfNotExists(key, value, options));
   }
 }
 

@@ -1,6 +1,6 @@
 import { ByteLruCache } from "./byte-lru.js";
 import { throwIfAborted } from "./errors.js";
-import { forwardListing, forwardSize } from "./forward.js";
+import { forwardListing, forwardSize, forwardVersions } from "./forward.js";
 import { validateKey, validatePrefix } from "./keys.js";
 import { type ByteRange, sliceRange, validateRange } from "./range.js";
 import {
@@ -86,7 +86,24 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
     forwardSize(this, inner);
     if (isWritable(inner)) this.#forwardWrites(inner);
     forwardListing(this, inner);
+    // A version must be the stored one, never a cached guess: versioned reads always reach
+    // the wrapped store (and refresh the cache with what they read).
+    forwardVersions(this, inner, (key) => key);
+    const getVersioned = this.getVersioned;
+    if (getVersioned) {
+      this.getVersioned = async (key, options) => {
+        validateKey(key);
+        const epoch = this.#epoch;
+        const versioned = await getVersioned(key, options);
+        if (versioned) this.#store(key, undefined, versioned.value, epoch);
+        return versioned;
+      };
+    }
   }
+  /** The wrapped store's versioned reads, when it has conditional writes; never cached. */
+  getVersioned?: Readable["getVersioned"];
+  /** The wrapped store's conditional writes, passed through. */
+  readonly conditionalWrites?: boolean;
   has?: Readable["has"];
   /** The wrapped store's `size(key)` (HttpStore has one), passed through when it exists. */
   size?: (key: string, options?: { signal?: AbortSignal }) => Promise<number | undefined>;

@@ -128,6 +128,10 @@ export class CoalescingStore implements Readable, Partial<Writable>, Partial<Lis
   has?: Readable["has"];
   /** The wrapped store's `size(key)` (HttpStore has one), passed through when it exists. */
   size?: (key: string, options?: { signal?: AbortSignal }) => Promise<number | undefined>;
+  /** The wrapped store's versioned reads, when it has conditional writes (not coalesced). */
+  getVersioned?: Readable["getVersioned"];
+  /** The wrapped store's conditional writes, passed through. */
+  readonly conditionalWrites?: boolean;
   set?: Writable["set"];
   setIfNotExists?: Writable["setIfNotExists"];
   delete?: Writable["delete"];

@@ -60,6 +60,27 @@ export class ConflictError extends StoreError {
   }
 }
 
+/**
+ * A read-modify-write of a key (a chunk, a shard) met a conflicting writer on every attempt:
+ * other writers kept changing the key between its read and its conditional write.
+ */
+export class TooManyConflictsError extends ConflictError {
+  override name = "TooManyConflictsError";
+  constructor(
+    key: string,
+    /** How many times the update was tried. */
+    readonly attempts: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      key,
+      `other writers changed it during each of ${attempts} attempts; write less at once to ` +
+        "this key from several processes, or retry later",
+    );
+    if (options && "cause" in options) this.cause = options.cause;
+  }
+}
+
 /** A store that lacks a capability an operation needs (writing, listing, ranges). */
 export class UnsupportedOperationError extends StoreError {
   override name = "UnsupportedOperationError";

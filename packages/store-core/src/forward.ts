@@ -1,4 +1,11 @@
-import { isListable, isWritable, type Listable, type Readable, type Writable } from "./store.js";
+import {
+  hasConditionalWrites,
+  isListable,
+  isWritable,
+  type Listable,
+  type Readable,
+  type Writable,
+} from "./store.js";
 
 /** A store's optional `size(key)`: a value's size without reading it (HttpStore has one). */
 export type SizeOf = (
@@ -23,11 +30,34 @@ export function forwardListing(wrapper: Partial<Listable>, inner: Readable): voi
   wrapper.listDir = (prefix) => inner.listDir(prefix);
 }
 
-/** Gives a wrapper the wrapped store's write methods, unchanged, when it can be written. */
-export function forwardWrites(wrapper: Partial<Writable>, inner: Readable): void {
+/**
+ * Gives a wrapper the wrapped store's write methods, unchanged, when it can be written, with
+ * its versioned reads and conditional writes (see {@link forwardVersions}).
+ */
+export function forwardWrites(
+  wrapper: Partial<Writable> & Partial<Readable>,
+  inner: Readable,
+): void {
   if (!isWritable(inner)) return;
   wrapper.set = inner.set.bind(inner);
   wrapper.delete = inner.delete.bind(inner);
   wrapper.deletePrefix = inner.deletePrefix.bind(inner);
   if (inner.setIfNotExists) wrapper.setIfNotExists = inner.setIfNotExists.bind(inner);
+  forwardVersions(wrapper, inner, (key) => key);
+}
+
+/**
+ * Gives a wrapper the wrapped store's `getVersioned` and `conditionalWrites` when it has both,
+ * reading through to the wrapped store (never from a cache, so a version is never stale).
+ * `toInner` maps the wrapper's key to the wrapped store's key (a prefix store adds its path).
+ * The wrapper's `set` and `delete` must pass `ifMatch` / `ifNoneMatch` on unchanged.
+ */
+export function forwardVersions(
+  wrapper: Partial<Writable> & Partial<Readable>,
+  inner: Readable,
+  toInner: (key: string) => string,
+): void {
+  if (!hasConditionalWrites(inner)) return;
+  wrapper.getVersioned = (key, options) => inner.getVersioned(toInner(key), options);
+  (wrapper as { conditionalWrites?: boolean }).conditionalWrites = true;
 }

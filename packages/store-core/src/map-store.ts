@@ -1,8 +1,21 @@
-import { throwIfAborted } from "./errors.js";
+import { ConflictError, throwIfAborted } from "./errors.js";
 import { validateKey, validatePrefix } from "./keys.js";
 import { groupDirListing } from "./listing.js";
 import { type ByteRange, sliceRange } from "./range.js";
-import type { DirListing, FullStore, GetOptions, SetOptions } from "./store.js";
+import type { DirListing, FullStore, GetOptions, SetOptions, VersionedValue } from "./store.js";
+
+/**
+ * Versions of stored values by buffer identity: every write stores a fresh copy, so a value
+ * gets a new version exactly when it is replaced, and numbers are never reused.
+ */
+const versions = new WeakMap<Uint8Array, string>();
+let nextVersion = 1;
+
+function versionOf(value: Uint8Array): string {
+  let version = versions.get(value);
+  if (version === undefined) versions.set(value, (version = `m${nextVersion++}`));
+  return version;
+}
 
 /**
  * A store over a `Map<string, Uint8Array>`: the adapter that lets a plain `Map` be used as a
@@ -12,6 +25,11 @@ import type { DirListing, FullStore, GetOptions, SetOptions } from "./store.js";
 export class MapStore implements FullStore {
   /** The map holding the values; shared with the caller when one was passed in. */
   readonly map: Map<string, Uint8Array>;
+  /**
+   * Conditional writes are checked and applied in one step of this process, so they are
+   * atomic against every other write made through the store.
+   */
+  readonly conditionalWrites = true;
 
   constructor(map: Map<string, Uint8Array> = new Map()) {
     this.map = map;
@@ -43,10 +61,34 @@ export class MapStore implements FullStore {
     return this.map.has(key);
   }
 
+  async getVersioned(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<VersionedValue | undefined> {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    const value = this.map.get(key);
+    return value === undefined ? undefined : { value, version: versionOf(value) };
+  }
+
   async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
     validateKey(key);
     throwIfAborted(options?.signal);
+    this.checkCondition(key, options);
     this.map.set(key, value.slice());
+  }
+
+  /** Throws a ConflictError when the key does not meet the write's `ifMatch` / `ifNoneMatch`. */
+  protected checkCondition(key: string, options: SetOptions | undefined): void {
+    if (options?.ifMatch === undefined && options?.ifNoneMatch === undefined) return;
+    const current = this.map.get(key);
+    if (options.ifNoneMatch === "*" && current !== undefined)
+      throw new ConflictError(key, "the key exists (ifNoneMatch)");
+    if (options.ifMatch !== undefined) {
+      if (current === undefined) throw new ConflictError(key, "the key no longer exists");
+      if (versionOf(current) !== options.ifMatch)
+        throw new ConflictError(key, `its version is no longer ${options.ifMatch}`);
+    }
   }
 
   async setIfNotExists(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean> {
@@ -60,6 +102,7 @@ export class MapStore implements FullStore {
   async delete(key: string, options?: SetOptions): Promise<void> {
     validateKey(key);
     throwIfAborted(options?.signal);
+    this.checkCondition(key, options);
     this.map.delete(key);
   }
 

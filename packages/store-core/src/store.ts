@@ -13,9 +13,9 @@ export interface SetOptions {
   /** Abort the write. */
   signal?: AbortSignal;
   /**
-   * Write only if the stored value still has this version (as reported by `getVersioned`);
-   * otherwise reject with a `ConflictError` and change nothing. Only stores with
-   * `conditionalWrites: true` honour it; others reject with `UnsupportedOperationError`.
+   * Write (or delete) only if the stored value still has this version (as reported by
+   * `getVersioned`); otherwise reject with a `ConflictError` and change nothing. A missing key
+   * matches no version. Only stores with `conditionalWrites: true` honour it.
    */
   ifMatch?: string;
   /**
@@ -72,15 +72,21 @@ export interface Readable {
 export interface Writable {
   /** Writes a whole value, replacing what was there. */
   set(key: string, value: Uint8Array, options?: SetOptions): Promise<void>;
-  /** Deletes a value; deleting a missing key is not an error. */
+  /**
+   * Deletes a value; deleting a missing key is not an error. With `ifMatch` (stores with
+   * `conditionalWrites`), deletes only if the value still has that version, else rejects with
+   * a `ConflictError`.
+   */
   delete(key: string, options?: SetOptions): Promise<void>;
   /** Deletes every key that starts with `prefix` (`""` deletes everything). */
   deletePrefix(prefix: string, options?: SetOptions): Promise<void>;
   /** Writes a value only if the key does not exist yet; resolves to whether it wrote. */
   setIfNotExists?(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean>;
   /**
-   * True when `set` honours `ifMatch` and `ifNoneMatch` atomically, so writers in other
-   * processes or machines cannot lose each other's updates to one key.
+   * True when `set` honours `ifMatch` and `ifNoneMatch`, and `delete` honours `ifMatch`,
+   * atomically against every other write of the key (conditional or not), so writers in other
+   * processes or machines cannot lose each other's updates to one key. Such stores also offer
+   * `getVersioned`.
    */
   readonly conditionalWrites?: boolean;
 }

@@ -1,5 +1,5 @@
 import { ReadOnlyError, UnsupportedOperationError } from "./errors.js";
-import { forwardListing } from "./forward.js";
+import { forwardListing, forwardVersions } from "./forward.js";
 import { joinKey, normalizePath, validateKey, validatePrefix } from "./keys.js";
 import type { ByteRange } from "./range.js";
 import {
@@ -25,9 +25,12 @@ export class ReadOnlyStore implements Readable, Writable, Partial<Listable> {
     forwardListing(this, inner);
     if (inner.getRanges) this.getRanges = inner.getRanges.bind(inner);
     if (inner.has) this.has = inner.has.bind(inner);
+    // Versioned reads are reads; conditional writes stay off, like every write.
+    if (inner.getVersioned) this.getVersioned = inner.getVersioned.bind(inner);
   }
   getRanges?: Readable["getRanges"];
   has?: Readable["has"];
+  getVersioned?: Readable["getVersioned"];
   list?: Listable["list"];
   listPrefix?: Listable["listPrefix"];
   listDir?: Listable["listDir"];
@@ -68,9 +71,12 @@ export class PrefixStore implements Readable, Writable, Listable {
       this.setIfNotExists = async (key, value, options) =>
         setIfNotExists.call(inner, this.full(key), value, options);
     }
+    forwardVersions(this, inner, (key) => this.full(key));
   }
   has?: Readable["has"];
   setIfNotExists?: Writable["setIfNotExists"];
+  getVersioned?: Readable["getVersioned"];
+  readonly conditionalWrites?: boolean;
 
   private full(key: string): string {
     return joinKey(this.path, validateKey(key));
@@ -138,6 +144,7 @@ export interface StoreRequest {
   /** The store method called. */
   method:
     | "get"
+    | "getVersioned"
     | "getRanges"
     | "has"
     | "set"
@@ -187,9 +194,20 @@ export class LoggingStore implements Readable, Partial<Writable>, Partial<Listab
     }
     if (isWritable(inner)) this.forwardWrites(inner);
     if (isListable(inner)) this.forwardListing(inner);
+    forwardVersions(this, inner, (key) => key);
+    const getVersioned = this.getVersioned;
+    if (getVersioned) {
+      this.getVersioned = async (key, options) => {
+        const versioned = await getVersioned(key, options);
+        this.record({ method: "getVersioned", key, bytes: versioned?.value.length ?? 0 });
+        return versioned;
+      };
+    }
   }
   getRanges?: Readable["getRanges"];
   has?: Readable["has"];
+  getVersioned?: Readable["getVersioned"];
+  readonly conditionalWrites?: boolean;
   set?: Writable["set"];
   setIfNotExists?: Writable["setIfNotExists"];
   delete?: Writable["delete"];

@@ -65,6 +65,23 @@ describe("ByteLruCache", () => {
 });
 
 describe("CachingStore", () => {
+  it("reads versions from the wrapped store, never from the cache", async () => {
+    const map = new MapStore(new Map([["k", Uint8Array.of(1)]]));
+    const store = new CachingStore(map);
+    expect(store.conditionalWrites).toBe(true);
+    expectBytes(await store.get("k"), Uint8Array.of(1)); // now cached
+    const before = (await store.getVersioned!("k"))!.version;
+    await map.set("k", Uint8Array.of(2)); // behind the cache's back
+    const after = await store.getVersioned!("k");
+    expectBytes(after?.value, Uint8Array.of(2));
+    expect(after?.version).not.toBe(before);
+    // A write conditional on the stale version is refused by the wrapped store.
+    await expect(store.set!("k", Uint8Array.of(3), { ifMatch: before })).rejects.toThrow(/refused/);
+    // And one on the fresh version goes through, and leaves no stale cached value.
+    await store.set!("k", Uint8Array.of(4), { ifMatch: after!.version });
+    expectBytes(await store.get("k"), Uint8Array.of(4));
+  });
+
   it("serves repeated reads, and every range of a cached whole value, from the cache", async () => {
     const value = patternBytes(1000, 1);
     const { inner, reads } = logged([["k", value]]);

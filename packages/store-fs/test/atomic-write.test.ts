@@ -2,6 +2,7 @@ import * as path from "node:path";
 import { FsStore } from "@z/store-fs";
 import { tempDir } from "@z/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { lockPathOf } from "../src/lock-file.js";
 import { filled } from "./support.js";
 
 /** Every file system call FsStore makes that could create or change a file, in order. */
@@ -98,15 +99,21 @@ describe("FsStore atomic writes", () => {
     // Just before the rename: the old value is intact, the new one complete and flushed.
     expect(Buffer.from(rename.target!).equals(Buffer.from(old))).toBe(true);
     expect(Buffer.from(rename.source!).equals(Buffer.from(value))).toBe(true);
-    const order = events.map((e) => `${e.op}:${e.file === rename.file ? "temp" : e.file}`);
-    expect(order).toEqual(["open:temp", "sync:temp", "rename:temp"]);
+    const lock = lockPathOf(target);
+    const order = events.map(
+      (e) => `${e.op}:${e.file === rename.file ? "temp" : e.file === lock ? "lock" : e.file}`,
+    );
+    // The key's lock file (held by every write, see conditional writes) comes first.
+    expect(order).toEqual(["open:lock", "open:temp", "sync:temp", "rename:temp"]);
   });
 
   it("with fsync: false, the same sequence without the flush", async () => {
     const store = new FsStore(sandbox.dir, { fsync: false });
     await store.set("k", filled(10, 1));
-    expect(events.map((e) => e.op)).toEqual(["open", "rename"]);
-    expect(events[0].flags).toBe("wx");
+    const lock = lockPathOf(path.join(sandbox.dir, "k"));
+    const writes = events.filter((e) => e.file !== lock);
+    expect(writes.map((e) => e.op)).toEqual(["open", "rename"]);
+    expect(writes[0].flags).toBe("wx");
   });
 
   it("setIfNotExists publishes with a hard link of the complete file, which refuses to replace", async () => {

@@ -1,6 +1,7 @@
 import {
   AbortError,
   type ByteRange,
+  ConflictError,
   type GetOptions,
   type Readable,
   ReadOnlyError,
@@ -9,6 +10,7 @@ import {
   sliceRange,
   throwIfAborted,
   UnsupportedOperationError,
+  type VersionedValue,
   validateKey,
   validatePrefix,
   validateRange,
@@ -22,6 +24,7 @@ import {
   readBody,
   readBodySlice,
 } from "./body.js";
+import { conditionFailure, conditionHeaders, isConditional, versionOf } from "./conditional.js";
 import { HttpError, redactUrl } from "./http-error.js";
 import { Limiter } from "./limiter.js";
 import {
@@ -79,6 +82,8 @@ export class HttpStore implements Readable, Writable {
     this.#query = query;
     this.#options = resolveHttpOptions(options);
     this.#limiter = new Limiter(this.#options.concurrency);
+    if (this.#options.conditionalWrites)
+      this.getVersioned = (key, options) => this.#getVersioned(key, options);
     if (this.#options.suffixRanges === "never") this.#suffixRefused = true;
   }
 
@@ -335,14 +340,46 @@ export class HttpStore implements Readable, Writable {
 
   // ---- writes ----
 
+  /**
+   * With the `conditionalWrites` option: reads a whole value with its ETag as version, for
+   * `set(key, value, {ifMatch})` (`If-Match`); undefined when the key is missing.
+   */
+  getVersioned?: (
+    key: string,
+    options?: { signal?: AbortSignal },
+  ) => Promise<VersionedValue | undefined>;
+
+  /** Whether the server was declared to honour `If-Match` / `If-None-Match` (option). */
+  get conditionalWrites(): boolean {
+    return this.#options.conditionalWrites;
+  }
+
+  async #getVersioned(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<VersionedValue | undefined> {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    return this.#send("GET", key, {}, options?.signal, async (response, url) => {
+      if (this.#options.missingStatuses.has(response.status))
+        return discardBody(response).then(() => undefined);
+      if (!response.ok || response.status === 206) throw await this.#failure("GET", url, response);
+      const version = versionOf(key, response);
+      return { value: await readBody(response, this.#bodyLimit("GET", url)), version };
+    });
+  }
+
   async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
     this.#checkWrite(key, options);
+    const headers = { "Content-Type": "application/octet-stream", ...conditionHeaders(options) };
     await this.#send(
       "PUT",
       key,
-      { body: value, headers: { "Content-Type": "application/octet-stream" } },
+      { body: value, headers },
       options?.signal,
       async (response, url) => {
+        const conflict = conditionFailure(key, response.status, options);
+        if (conflict) throw await discardBody(response).then(() => conflict);
         if (!response.ok) throw await this.#failure("PUT", url, response);
         await discardBody(response);
       },
@@ -371,7 +408,15 @@ export class HttpStore implements Readable, Writable {
 
   async delete(key: string, options?: SetOptions): Promise<void> {
     this.#checkWrite(key, options);
-    await this.#send("DELETE", key, {}, options?.signal, async (response, url) => {
+    const headers = conditionHeaders(options);
+    await this.#send("DELETE", key, { headers }, options?.signal, async (response, url) => {
+      const conflict =
+        conditionFailure(key, response.status, options) ??
+        // With If-Match, a missing key is a failed condition, not a done delete.
+        (options?.ifMatch !== undefined && this.#options.missingStatuses.has(response.status)
+          ? new ConflictError(key, "the key no longer exists")
+          : undefined);
+      if (conflict) throw await discardBody(response).then(() => conflict);
       if (!response.ok && !this.#options.missingStatuses.has(response.status)) {
         throw await this.#failure("DELETE", url, response);
       }
@@ -393,6 +438,11 @@ export class HttpStore implements Readable, Writable {
     validateKey(key);
     throwIfAborted(options?.signal);
     if (!this.#options.writable) throw new ReadOnlyError(key);
+    if (isConditional(options) && !this.#options.conditionalWrites) {
+      throw new UnsupportedOperationError(
+        `Conditional write of ${JSON.stringify(key)}: this HttpStore was not created with conditionalWrites`,
+      );
+    }
   }
 
   // ---- transport ----

@@ -68,6 +68,14 @@ export interface HttpStoreOptions {
    */
   writable?: boolean;
   /**
+   * The server honours `If-Match` (PUT and DELETE) and `If-None-Match: *` (PUT) atomically and
+   * answers GETs with strong ETags, answering 412 when a condition fails (S3, GCS, Azure, R2 and
+   * most WebDAV servers do): the store then offers `getVersioned` and `conditionalWrites`, so
+   * writers on several machines cannot lose each other's chunk updates (default false: only
+   * writers in one process are kept apart). Needs `writable`.
+   */
+  conditionalWrites?: boolean;
+  /**
    * Whether the server honours suffix ranges (`bytes=-n`): `"auto"` (default) tries them and,
    * on the first refusal, switches this store to a HEAD for the size plus a normal range.
    */
@@ -102,6 +110,7 @@ export interface ResolvedHttpStoreOptions {
   onRetry: ((info: RetryInfo) => void) | undefined;
   concurrency: number;
   writable: boolean;
+  conditionalWrites: boolean;
   suffixRanges: "auto" | "never";
   onWarning: (message: string) => void;
   maxBodyBytes: number;
@@ -153,6 +162,7 @@ export function resolveHttpOptions(options: HttpStoreOptions): ResolvedHttpStore
     onRetry: options.onRetry,
     concurrency: options.concurrency ?? 16,
     writable: options.writable ?? false,
+    conditionalWrites: (options.writable ?? false) && (options.conditionalWrites ?? false),
     suffixRanges: options.suffixRanges ?? "auto",
     onWarning: options.onWarning ?? ((message) => console.warn(message)),
     maxBodyBytes: positiveInteger(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, "maxBodyBytes"),

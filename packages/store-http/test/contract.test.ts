@@ -28,7 +28,12 @@ afterAll(async () => {
 function makeStore(entries: ReadonlyMap<string, Uint8Array>, writable: boolean): HttpStore {
   const name = `s${counter++}`;
   writeEntries(path.join(sandbox.dir, name), entries);
-  const store = new HttpStore(`${server.url}${name}`, { writable, retries: 0 });
+  // The test server honours If-Match / If-None-Match and sends strong ETags.
+  const store = new HttpStore(`${server.url}${name}`, {
+    writable,
+    conditionalWrites: writable,
+    retries: 0,
+  });
   folders.set(store, name);
   return store;
 }

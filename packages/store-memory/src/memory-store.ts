@@ -114,18 +114,18 @@ export class MemoryStore extends MapStore {
   ): Promise<boolean> {
     validateKey(key);
     throwIfAborted(options?.signal);
-    return super.setIfNotExists(key, value);
+    return super.setIfNotExists(key, value, options);
   }
 
   override async delete(key: string, options?: SetOptions): Promise<void> {
     validateKey(key);
     throwIfAborted(options?.signal);
-    return super.delete(key);
+    return super.delete(key, options);
   }
 
   override async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
     validatePrefix(prefix);
     throwIfAborted(options?.signal);
-    return super.deletePrefix(prefix);
+    return super.deletePrefix(prefix, options);
   }
 }

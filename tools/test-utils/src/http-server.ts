@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { link, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -45,7 +46,10 @@ export interface TestHttpServerOptions {
   requireHeader?: { name: string; value: string };
   /** Status for a missing file (default 404; S3 without list permission answers 403). */
   missingStatus?: number;
-  /** Accept PUT (atomic write, `If-None-Match: *` honoured) and DELETE. */
+  /**
+   * Accept PUT (atomic write, `If-None-Match: *` and `If-Match` honoured) and DELETE (`If-Match`
+   * honoured). Full GETs carry a strong `ETag` (a hash of the bytes).
+   */
   writable?: boolean;
   /** Wait this long before answering each request (to observe concurrency). */
   delayMs?: number;
@@ -69,6 +73,11 @@ export interface TestHttpServer {
   reset(): void;
   /** Closes the server and every open connection. */
   stop(): Promise<void>;
+}
+
+/** A strong ETag from a file's bytes. */
+function etagOf(bytes: Uint8Array): string {
+  return `"${createHash("sha1").update(bytes).digest("hex")}"`;
 }
 
 type ParsedRange = { start: number; end: number } | "unsatisfiable" | "suffix-refused" | undefined;
@@ -147,6 +156,7 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
   let bytesSent = 0;
   let tmpCounter = 0;
 
+  const writing = new Map<string, Promise<void>>();
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const method = request.method ?? "GET";
     const rangeHeader = request.headers.range;
@@ -195,14 +205,36 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
 
     if (method === "PUT" || method === "DELETE") {
       if (!options.writable) return finish(405, { "Content-Length": 0 });
+      // Writes of one file run one at a time, so an If-Match check and its write are atomic.
+      const previous = writing.get(file) ?? Promise.resolve();
+      let done!: () => void;
+      const mine = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      writing.set(file, mine);
+      await previous;
+      try {
+        return await write();
+      } finally {
+        done();
+        if (writing.get(file) === mine) writing.delete(file);
+      }
+    }
+    async function write(): Promise<void> {
+      const body = method === "PUT" ? await readBody(request) : new Uint8Array();
+      record.bytes = body.length;
+      const ifMatch = request.headers["if-match"];
+      if (ifMatch !== undefined) {
+        const current = await readFile(file).catch(() => undefined);
+        if (current === undefined || etagOf(current) !== ifMatch)
+          return finish(412, { "Content-Length": 0 });
+      }
       if (method === "DELETE") {
         const size = await fileSize(file);
         if (size === undefined) return missing();
         await rm(file, { force: true });
         return finish(204);
       }
-      const body = await readBody(request);
-      record.bytes = body.length;
       if (request.headers["if-none-match"] === "*" && (await fileSize(file)) !== undefined) {
         return finish(412, { "Content-Length": 0 });
       }
@@ -243,7 +275,11 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
       const body = await readFile(file);
       return finish(
         200,
-        { "Content-Length": body.length, "Content-Type": "application/octet-stream" },
+        {
+          "Content-Length": body.length,
+          "Content-Type": "application/octet-stream",
+          ETag: etagOf(body),
+        },
         body,
       );
     }

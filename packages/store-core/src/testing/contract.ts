@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { isListable, isWritable, type Readable } from "../store.js";
+import { conditionalTests } from "./conditional.js";
 import { createContext } from "./context.js";
 import { keyTests } from "./keys.js";
 import { listingTests } from "./listing.js";
@@ -40,6 +41,7 @@ export function describeStoreContract<S extends Readable>(
 
     describe("reads", () => readTests(ctx));
     describe("writes", () => writeTests(ctx));
+    describe("conditional writes", () => conditionalTests(ctx));
     describe("listing", () => listingTests(ctx));
     describe("keys", () => keyTests(ctx));
     describe("signals", () => signalTests(ctx));
