@@ -1,14 +1,9 @@
-import {
-  NotFoundError,
-  normalizePath,
-  type Readable,
-  type StoreLike,
-} from "@z/store-core";
+import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
-import { enterStore } from "./store-logging.js";
 import { Group } from "./group.js";
 import { type NodeMetadata, readNodeMetadata } from "./metadata-io.js";
 import { logNode, nodeDetails } from "./node-logging.js";
+import { enterStore } from "./store-logging.js";
 
 /** Options of `open`. */
 export interface OpenOptions {

@@ -40,13 +40,23 @@ export function configGeneration(): number {
  * Sets how much a namespace reports: `setLogLevel("store", "debug")`, `setLogLevel("*",
  * "info")`, `setLogLevel("codec", "off")`. A namespace's setting covers its children
  * (`store` covers `store:fs`) unless a child has its own; the most specific setting wins.
+ * `undefined` removes the namespace's own setting (it follows its parent again).
+ * @throws TypeError for a level that is not debug, info, warn or off
  */
-export function setLogLevel(namespace: string, level: LogThreshold): void {
-  if (!isLogThreshold(level))
+export function setLogLevel(namespace: string, level: LogThreshold | undefined): void {
+  if (level !== undefined && !isLogThreshold(level))
     throw new TypeError(`Unknown log level ${JSON.stringify(level)}: use debug, info, warn or off`);
   if (!environmentRead) readEnvironment();
-  thresholds.set(namespace === "" ? ALL_NAMESPACES : namespace, level);
+  const name = namespace === "" ? ALL_NAMESPACES : namespace;
+  if (level === undefined) thresholds.delete(name);
+  else thresholds.set(name, level);
   generation++;
+}
+
+/** A namespace's own setting (from {@link setLogLevel} or `ZARR_LOG`), or undefined when it has none. */
+export function getLogLevel(namespace: string): LogThreshold | undefined {
+  if (!environmentRead) readEnvironment();
+  return thresholds.get(namespace === "" ? ALL_NAMESPACES : namespace);
 }
 
 /** Turns every namespace off again and forgets every setting (the state at start-up without `ZARR_LOG`). */

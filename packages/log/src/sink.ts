@@ -38,9 +38,15 @@ function defaultSink(): LogSink {
 
 let current: LogSink | undefined;
 
-/** Sends every log message to `sink` from now on; `undefined` restores the default (stderr). */
-export function setLogger(sink: LogSink | undefined): void {
+/**
+ * Sends every log message to `sink` from now on; `undefined` restores the default (standard
+ * error in Node, the console elsewhere).
+ * @returns the sink set before, to restore it later
+ */
+export function setLogger(sink: LogSink | undefined): LogSink | undefined {
+  const previous = current;
   current = sink;
+  return previous;
 }
 
 /** The sink messages go to now. */

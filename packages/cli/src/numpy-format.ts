@@ -1,0 +1,100 @@
+import type { DataType } from "@z/zarr";
+import { type FloatBits, floatBitsOf, shortestFloat } from "./float-digits.js";
+
+/**
+ * Formats one data type's elements as NumPy prints them inside an array, all to one width so
+ * columns line up: integers right-aligned, floats aligned on the decimal point (`0.  0.5 1.25`,
+ * or `1.5e-05` for all when the magnitudes call for it, as NumPy decides), `True`/`False`,
+ * strings quoted, complex as `1.+2.j`; other types as their JSON form.
+ */
+export function formatElements(dataType: DataType, values: readonly unknown[]): string[] {
+  const bits = floatBitsOf(dataType);
+  switch (dataType.kind) {
+    case "bool":
+      return padStart(values.map((v) => (v ? "True" : "False")));
+    case "int":
+    case "uint":
+      return padStart(values.map((v) => String(v)));
+    case "float":
+      return formatFloats(values as number[], bits);
+    case "complex":
+      return formatComplex(values as { re: number; im: number }[], bits);
+    case "string":
+      return values.map((v) => pythonString(String(v)));
+    default:
+      return values.map((v) => {
+        const json = dataType.toJsonElement(v as never);
+        return typeof json === "string" ? json : JSON.stringify(json);
+      });
+  }
+}
+
+function padStart(words: string[]): string[] {
+  const width = Math.max(0, ...words.map((w) => w.length));
+  return words.map((w) => w.padStart(width));
+}
+
+function pythonString(text: string): string {
+  return `'${text.replaceAll("\\", "\\\\").replaceAll("'", "\\'").replaceAll("\n", "\\n")}'`;
+}
+
+function nonFinite(x: number): string {
+  return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+}
+
+/**
+ * Floats as NumPy's default print options do: positional with at most 8 fractional digits,
+ * unless the largest magnitude is ≥ 1e8, the smallest non-zero one < 1e-4, or their ratio
+ * > 1000, in which case every element is written in scientific notation.
+ */
+export function formatFloats(values: readonly number[], bits: FloatBits): string[] {
+  const shortest = values.map((x) => shortestFloat(x, bits));
+  const magnitudes = shortest.filter((x) => Number.isFinite(x) && x !== 0).map(Math.abs);
+  const max = Math.max(0, ...magnitudes);
+  const min = Math.min(Number.POSITIVE_INFINITY, ...magnitudes);
+  const scientific = magnitudes.length > 0 && (max >= 1e8 || min < 1e-4 || max / min > 1000);
+  // Each finite value as [integer part with sign, fractional digits, exponent].
+  const parts = shortest.map((x): [string, string, string] | undefined => {
+    if (!Number.isFinite(x)) return undefined;
+    if (scientific) {
+      const [mantissa, exponent] = x.toExponential().split("e");
+      const [whole, fraction = ""] = mantissa.split(".");
+      const e = Number(exponent);
+      return [whole, fraction, `e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`];
+    }
+    const text = fractionDigits(x) > 8 ? String(Number(x.toFixed(8))) : String(x);
+    const [whole, fraction = ""] = text.split(".");
+    return [Object.is(x, -0) ? "-0" : whole, fraction, ""];
+  });
+  const wholeWidth = Math.max(0, ...parts.map((p) => p?.[0].length ?? 0));
+  const fractionWidth = Math.max(0, ...parts.map((p) => p?.[1].length ?? 0));
+  const words = parts.map((p, i) =>
+    p === undefined
+      ? nonFinite(shortest[i])
+      : `${p[0].padStart(wholeWidth)}.${scientific ? p[1].padEnd(fractionWidth, "0") : p[1].padEnd(fractionWidth)}${p[2]}`,
+  );
+  return padStart(words);
+}
+
+function fractionDigits(x: number): number {
+  const text = String(x);
+  if (text.includes("e")) return 99;
+  const dot = text.indexOf(".");
+  return dot < 0 ? 0 : text.length - dot - 1;
+}
+
+function formatComplex(values: readonly { re: number; im: number }[], bits: FloatBits): string[] {
+  const re = formatFloats(
+    values.map((v) => v.re),
+    bits,
+  );
+  const im = formatFloats(
+    values.map((v) => Math.abs(v.im)),
+    bits,
+  ).map((text) => text.trim());
+  const imWidth = Math.max(0, ...im.map((t) => t.length));
+  return values.map((v, i) => {
+    const sign = v.im < 0 || Object.is(v.im, -0) ? "-" : "+";
+    return `${re[i]}${sign}${im[i].padEnd(imWidth)}j`;
+  });
+}
