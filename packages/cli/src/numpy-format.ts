@@ -34,8 +34,16 @@ function padStart(words: string[]): string[] {
   return words.map((w) => w.padStart(width));
 }
 
+/** A string as Python's `repr` writes it: single quotes, or double when only `'` occurs in it. */
 function pythonString(text: string): string {
-  return `'${text.replaceAll("\\", "\\\\").replaceAll("'", "\\'").replaceAll("\n", "\\n")}'`;
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  const escaped = text
+    .replaceAll("\\", "\\\\")
+    .replaceAll(quote, `\\${quote}`)
+    .replaceAll("\n", "\\n")
+    .replaceAll("\t", "\\t")
+    .replaceAll("\r", "\\r");
+  return `${quote}${escaped}${quote}`;
 }
 
 function nonFinite(x: number): string {
@@ -43,9 +51,11 @@ function nonFinite(x: number): string {
 }
 
 /**
- * Floats as NumPy's default print options do: positional with at most 8 fractional digits,
+ * Floats as NumPy's default print options do (precision 8, `maxprec`): positional, each with
+ * its shortest digits (at most 8 after the point) padded with spaces to align the points,
  * unless the largest magnitude is ≥ 1e8, the smallest non-zero one < 1e-4, or their ratio
- * > 1000, in which case every element is written in scientific notation.
+ * > 1000; then every element is written in scientific notation with as many mantissa digits
+ * as the longest shortest one needs, the others continuing with their exact digits.
  */
 export function formatFloats(values: readonly number[], bits: FloatBits): string[] {
   const shortest = values.map((x) => shortestFloat(x, bits));
@@ -54,24 +64,37 @@ export function formatFloats(values: readonly number[], bits: FloatBits): string
   const min = Math.min(Number.POSITIVE_INFINITY, ...magnitudes);
   const scientific = magnitudes.length > 0 && (max >= 1e8 || min < 1e-4 || max / min > 1000);
   // Each finite value as [integer part with sign, fractional digits, exponent].
-  const parts = shortest.map((x): [string, string, string] | undefined => {
-    if (!Number.isFinite(x)) return undefined;
-    if (scientific) {
-      const [mantissa, exponent] = x.toExponential().split("e");
+  let parts: ([string, string, string] | undefined)[];
+  if (scientific) {
+    const digits = Math.max(
+      0,
+      ...shortest.map((x) =>
+        Number.isFinite(x)
+          ? Math.min(8, x.toExponential().split("e")[0].split(".")[1]?.length ?? 0)
+          : 0,
+      ),
+    );
+    parts = values.map((x) => {
+      if (!Number.isFinite(x)) return undefined;
+      const [mantissa, exponent] = x.toExponential(digits).split("e");
       const [whole, fraction = ""] = mantissa.split(".");
       const e = Number(exponent);
-      return [whole, fraction, `e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`];
-    }
-    const text = fractionDigits(x) > 8 ? String(Number(x.toFixed(8))) : String(x);
-    const [whole, fraction = ""] = text.split(".");
-    return [Object.is(x, -0) ? "-0" : whole, fraction, ""];
-  });
+      return [Object.is(x, -0) ? "-0" : whole, fraction, `e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`];
+    });
+  } else {
+    parts = shortest.map((x, i) => {
+      if (!Number.isFinite(x)) return undefined;
+      const text = fractionDigits(x) > 8 ? String(Number(values[i].toFixed(8))) : String(x);
+      const [whole, fraction = ""] = text.split(".");
+      return [Object.is(x, -0) ? "-0" : whole, fraction, ""];
+    });
+  }
   const wholeWidth = Math.max(0, ...parts.map((p) => p?.[0].length ?? 0));
   const fractionWidth = Math.max(0, ...parts.map((p) => p?.[1].length ?? 0));
   const words = parts.map((p, i) =>
     p === undefined
-      ? nonFinite(shortest[i])
-      : `${p[0].padStart(wholeWidth)}.${scientific ? p[1].padEnd(fractionWidth, "0") : p[1].padEnd(fractionWidth)}${p[2]}`,
+      ? nonFinite(values[i])
+      : `${p[0].padStart(wholeWidth)}.${p[1].padEnd(fractionWidth)}${p[2]}`,
   );
   return padStart(words);
 }

@@ -50,12 +50,17 @@ export function formatNumpy(
   return block(0, 0);
 }
 
-/** Joins a row's words with spaces, starting a new line (indented) before passing the width. */
+/**
+ * Joins a row's words with spaces, starting a new line (indented) when a word would pass the
+ * width, as NumPy does: the line so far with its trailing separator plus the word must fit
+ * in 75 characters, the last word with the closing bracket too.
+ */
 function wrap(words: readonly string[], indent: number): string {
   const lines: string[] = [];
   let line = "";
-  for (const word of words) {
-    if (line !== "" && indent + line.length + 1 + word.length + 1 > LINE_WIDTH) {
+  for (const [i, word] of words.entries()) {
+    const width = i === words.length - 1 ? LINE_WIDTH - 1 : LINE_WIDTH;
+    if (line !== "" && indent + line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;
     } else {
