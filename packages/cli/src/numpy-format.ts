@@ -79,7 +79,11 @@ export function formatFloats(values: readonly number[], bits: FloatBits): string
       const [mantissa, exponent] = x.toExponential(digits).split("e");
       const [whole, fraction = ""] = mantissa.split(".");
       const e = Number(exponent);
-      return [Object.is(x, -0) ? "-0" : whole, fraction, `e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`];
+      return [
+        Object.is(x, -0) ? "-0" : whole,
+        fraction,
+        `e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`,
+      ];
     });
   } else {
     parts = shortest.map((x, i) => {

@@ -5,8 +5,14 @@ import { currentSink } from "./sink.js";
 export const ALL_NAMESPACES = "*";
 
 const thresholds = new Map<string, LogThreshold>();
-let generation = 0;
 let environmentRead = false;
+
+/**
+ * The configuration's version, bumped by every change so loggers can cache their threshold:
+ * a field read, so a level check that is off costs one comparison.
+ * @internal
+ */
+export const configVersion = { generation: 0 };
 
 /**
  * Applies `ZARR_LOG` from the environment when there is one (Node, Deno, Bun), once, before the
@@ -21,19 +27,10 @@ function readEnvironment(): void {
   if (!spec) return;
   try {
     for (const [namespace, level] of parseLogSpec(spec)) thresholds.set(namespace, level);
-    generation++;
+    configVersion.generation++;
   } catch (error) {
     currentSink().warn(`zarr:log warn ignoring ZARR_LOG: ${(error as Error).message}`);
   }
-}
-
-/**
- * The configuration's version: it changes on every {@link setLogLevel}, so loggers can cache
- * their threshold and still see changes.
- */
-export function configGeneration(): number {
-  if (!environmentRead) readEnvironment();
-  return generation;
 }
 
 /**
@@ -50,7 +47,7 @@ export function setLogLevel(namespace: string, level: LogThreshold | undefined):
   const name = namespace === "" ? ALL_NAMESPACES : namespace;
   if (level === undefined) thresholds.delete(name);
   else thresholds.set(name, level);
-  generation++;
+  configVersion.generation++;
 }
 
 /** A namespace's own setting (from {@link setLogLevel} or `ZARR_LOG`), or undefined when it has none. */
@@ -63,7 +60,7 @@ export function getLogLevel(namespace: string): LogThreshold | undefined {
 export function resetLogLevels(): void {
   environmentRead = true;
   thresholds.clear();
-  generation++;
+  configVersion.generation++;
 }
 
 /** The threshold rank of a namespace: its own setting, else its nearest parent's, else off. */

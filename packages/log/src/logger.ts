@@ -1,4 +1,4 @@
-import { configGeneration, thresholdRank } from "./config.js";
+import { configVersion, thresholdRank } from "./config.js";
 import { LEVEL_RANK, type LogLevel } from "./levels.js";
 import { emit } from "./sink.js";
 
@@ -22,12 +22,14 @@ export class Logger {
 
   /** Whether messages of this level would be reported now. */
   enabled(level: LogLevel): boolean {
-    const generation = configGeneration();
-    if (this.seen !== generation) {
-      this.rank = thresholdRank(this.namespace);
-      this.seen = generation;
-    }
+    if (this.seen !== configVersion.generation) this.refresh();
     return LEVEL_RANK[level] >= this.rank;
+  }
+
+  private refresh(): void {
+    // thresholdRank reads ZARR_LOG on first use, which bumps the version: read it after.
+    this.rank = thresholdRank(this.namespace);
+    this.seen = configVersion.generation;
   }
 
   /** Reports a debug message (details: each store request, each chunk decoded). */
