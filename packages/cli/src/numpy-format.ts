@@ -21,10 +21,17 @@ export function formatElements(dataType: DataType, values: readonly unknown[]): 
       return formatComplex(values as { re: number; im: number }[], bits);
     case "string":
       return values.map((v) => pythonString(String(v)));
+    case "bytes":
+      return values.map((v) => (v instanceof Uint8Array ? pythonBytes(v) : String(v)));
+    case "datetime":
+    case "timedelta":
+      return padStart(values.map((v) => String(dataType.toJsonElement(v as never))));
     default:
+      // Object arrays print their elements' repr: strings quoted, anything else as JSON.
       return values.map((v) => {
-        const json = dataType.toJsonElement(v as never);
-        return typeof json === "string" ? json : JSON.stringify(json);
+        if (typeof v === "string") return pythonString(v);
+        if (v instanceof Uint8Array) return pythonBytes(v);
+        return JSON.stringify(dataType.toJsonElement(v as never));
       });
   }
 }
@@ -44,6 +51,28 @@ function pythonString(text: string): string {
     .replaceAll("\t", "\\t")
     .replaceAll("\r", "\\r");
   return `${quote}${escaped}${quote}`;
+}
+
+/**
+ * Bytes as Python's `repr` writes them (`b'ab\\x00c'`), without the trailing NULs NumPy's
+ * fixed-size `S` type drops.
+ */
+function pythonBytes(bytes: Uint8Array): string {
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  const body = bytes.subarray(0, end);
+  const quote = body.includes(0x27) && !body.includes(0x22) ? '"' : "'";
+  let text = "";
+  for (const byte of body) {
+    if (byte === 0x5c) text += "\\\\";
+    else if (String.fromCharCode(byte) === quote) text += `\\${quote}`;
+    else if (byte === 0x0a) text += "\\n";
+    else if (byte === 0x09) text += "\\t";
+    else if (byte === 0x0d) text += "\\r";
+    else if (byte >= 0x20 && byte < 0x7f) text += String.fromCharCode(byte);
+    else text += `\\x${byte.toString(16).padStart(2, "0")}`;
+  }
+  return `b${quote}${text}${quote}`;
 }
 
 function nonFinite(x: number): string {

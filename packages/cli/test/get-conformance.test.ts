@@ -69,4 +69,21 @@ describe.skipIf(entries.length === 0)(suite, () => {
     }
     checked++;
   });
+
+  it.each(entries.map((e) => [e.label, e] as const))(
+    "%s prints without --json",
+    async (_label, entry) => {
+      const output = bufferedOutput();
+      const code = await main(["get", entry.storeRoot, "--path", entry.path], output);
+      expect(output.stderr).toBe("");
+      expect(code).toBe(0);
+      const text = output.stdout.trimEnd();
+      // A NumPy print: brackets as deep as the array (a 0-d array prints its one value).
+      if (entry.shape.length > 0) {
+        expect(text.startsWith("[".repeat(entry.shape.length))).toBe(true);
+        expect(text.endsWith("]".repeat(entry.shape.length))).toBe(true);
+      }
+      if (entry.shape.reduce((a, b) => a * b, 1) > 1000) expect(text).toContain("...");
+    },
+  );
 });

@@ -28,18 +28,21 @@ const CASES: [string, string, string][] = [
   ["f8_large", "np.array([1e10, -2.5, 0, 1/3])", ""],
   ["f8_negative_zero", "np.array([-0.0, 1.5])", ""],
   ["i2_negative", "np.array([[-5, 12], [300, -7000]], dtype='i2')", ""],
+  ["S4", "np.array([b'a', b'bc', b\"it's\", b'\\x01z'], dtype='S4')", ""],
+  ["O_strings", "np.array([['a', 'bb'], ['ccc', \"d'\"]], dtype=object)", ""],
   ["U5", "np.array(['ab', 'cde', \"it's\", 'x\\\\y'])", ""],
 ];
 
 const SCRIPT = `
 import json, sys
-import numpy as np, zarr
+import numpy as np, numcodecs, zarr
 root = sys.argv[1]
 cases = json.loads(sys.stdin.read())
 printed = {}
 for name, expr, sel in cases:
     values = eval(expr)
-    z = zarr.open(root + "/" + name, mode="w", shape=values.shape, chunks=tuple(max(1, n // 3) for n in values.shape) or None, dtype=values.dtype)
+    extra = {"object_codec": numcodecs.VLenUTF8()} if values.dtype == object else {}
+    z = zarr.open(root + "/" + name, mode="w", shape=values.shape, chunks=tuple(max(1, n // 3) for n in values.shape) or None, dtype=values.dtype, **extra)
     z[...] = values
     # zarr-python 2 has no negative steps: NumPy selects from the whole array read back.
     printed[name] = str(eval("z[...][" + (sel or "...") + "]"))
