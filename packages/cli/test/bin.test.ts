@@ -308,6 +308,29 @@ describe.skipIf(!haveFixtures("zarr logging"))("logging through ZARR_LOG and --v
   });
 });
 
+describe("zarr get summarises a large array", () => {
+  it("reads only the chunks holding the items it shows", async () => {
+    const dir = scratch();
+    const arr = await createArray(new FsStore(dir), {
+      shape: [100_000],
+      chunks: [1000],
+      dtype: "int32",
+    });
+    await arr.set(null, {
+      data: Int32Array.from({ length: 100_000 }, (_, i) => i),
+      shape: [100_000],
+    });
+    const result = await runBin(["get", dir], { ZARR_LOG: "store" });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("[    0     1     2 ... 99997 99998 99999]\n");
+    const chunkReads = result.stderr.split("\n").filter((line) => / get "c\/\d+"/.test(line));
+    expect(chunkReads.map((line) => /get "(c\/\d+)"/.exec(line)![1]).sort()).toEqual([
+      "c/0",
+      "c/99",
+    ]);
+  });
+});
+
 describe("a reader that closes the pipe early", () => {
   it("ends quietly", async () => {
     const dir = scratch();
