@@ -28,6 +28,7 @@ import { ChunkIo } from "./chunk-io.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
+import { loggedAccess } from "./node-logging.js";
 import { checkNewShape, shrinkChunks } from "./resize.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
 import { ShardedAccess } from "./sharded-access.js";
@@ -161,7 +162,9 @@ export class ZarrArray<C extends Container = Container> {
 
   /** Reads what an indexer selects (every selection mode goes through here). */
   async read(indexer: Indexer, options?: SelectionOptions): Promise<Chunk<C>> {
-    return readSelection(this.access, this.metadata, indexer, options) as Promise<Chunk<C>>;
+    return loggedAccess("read", this.path, indexer, () =>
+      readSelection(this.access, this.metadata, indexer, options),
+    ) as Promise<Chunk<C>>;
   }
 
   /**
@@ -181,7 +184,9 @@ export class ZarrArray<C extends Container = Container> {
   /** Writes `value` into what an indexer selects (every selection mode goes through here). */
   async write(indexer: Indexer, value: SetValue, options?: SelectionOptions): Promise<void> {
     this.writableStore();
-    await writeSelection(this.access, this.metadata, indexer, value, options);
+    await loggedAccess("write", this.path, indexer, () =>
+      writeSelection(this.access, this.metadata, indexer, value, options),
+    );
   }
 
   /**

@@ -35,6 +35,7 @@ import {
   sortKeysDeep,
   zarrayDocument,
 } from "./metadata-io.js";
+import { withStoreLogging } from "./store-logging.js";
 
 /** The v2 documents of one node in `.zmetadata`. */
 export interface V2ConsolidatedEntry {
@@ -459,7 +460,7 @@ export async function consolidateMetadata(
   store: StoreLike,
   options: ConsolidateOptions = {},
 ): Promise<Group> {
-  const s = toStore(store);
+  const s = withStoreLogging(toStore(store));
   const path = normalizePath(options.path);
   if (!isWritable(s)) throw new ReadOnlyError(`/${path}`, "write consolidated metadata to");
   if (!isListable(s)) {

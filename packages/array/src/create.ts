@@ -15,7 +15,6 @@ import {
   type Readable,
   ReadOnlyError,
   type StoreLike,
-  toStoreAsync,
   type Writable,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
@@ -32,7 +31,9 @@ import {
   readNodeMetadata,
   writeManyDocuments,
 } from "./metadata-io.js";
+import { logNode, nodeDetails } from "./node-logging.js";
 import { checkOptionsObject, isPlainObject } from "./option-checks.js";
+import { enterStore } from "./store-logging.js";
 
 /** Options shared by node creation. */
 export interface CreateNodeOptions {
@@ -167,7 +168,7 @@ export async function createNodes(
   specs: Iterable<readonly [string, NodeSpec]>,
   options: HierarchyOptions = {},
 ): Promise<CreatedNodes> {
-  const s = await toStoreAsync(store);
+  const s = await enterStore(store);
   const list = [...specs].map(([path, spec]) => [normalizePath(path), spec] as const);
   const w = writable(s, list[0]?.[0] ?? "");
   const { signal, overwrite } = options;
@@ -286,6 +287,7 @@ export async function createNodes(
     signal,
     concurrency,
   });
+  for (const [path, node] of written) logNode("created", node.kind, path, () => nodeDetails(node));
   return { nodes, written, requested: [...planned.keys()] };
 }
 

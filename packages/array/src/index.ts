@@ -30,5 +30,6 @@ export * from "./resize.js";
 export * from "./selection-io.js";
 export * from "./sharded-access.js";
 export * from "./sharding-config.js";
+export * from "./store-logging.js";
 export * from "./tree.js";
 export * from "./values.js";

@@ -1,13 +1,9 @@
-import {
-  NotFoundError,
-  normalizePath,
-  type Readable,
-  type StoreLike,
-  toStoreAsync,
-} from "@z/store-core";
+import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import { Group } from "./group.js";
 import { type NodeMetadata, readNodeMetadata } from "./metadata-io.js";
+import { logNode, nodeDetails } from "./node-logging.js";
+import { enterStore } from "./store-logging.js";
 
 /** Options of `open`. */
 export interface OpenOptions {
@@ -54,7 +50,7 @@ export async function open(
   store: StoreLike | string,
   options: OpenOptions = {},
 ): Promise<ZarrArray | Group> {
-  const s = await toStoreAsync(store);
+  const s = await enterStore(store);
   const path = normalizePath(options.path);
   const node = await readNodeMetadata(s, path, options);
   if (!node) {
@@ -71,7 +67,11 @@ export async function open(
       `it is a ${node.kind}; open it with open${node.kind === "array" ? "Array" : "Group"}()`,
     );
   }
-  return nodeFromMetadata(s, path, node, { useConsolidated: options.consolidated !== false });
+  const opened = nodeFromMetadata(s, path, node, {
+    useConsolidated: options.consolidated !== false,
+  });
+  logNode("opened", node.kind, path, () => nodeDetails(node));
+  return opened;
 }
 
 /** Opens the array at a path. @throws NotFoundError when there is no array there */

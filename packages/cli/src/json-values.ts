@@ -1,4 +1,5 @@
 import type { Chunk, DataType, ZarrArray } from "@z/zarr";
+import { floatBitsOf, shortenJsonFloats } from "./float-digits.js";
 import type { Output } from "./output.js";
 
 /** How many elements are serialised per write, so huge outputs stream instead of piling up. */
@@ -15,13 +16,15 @@ export function dtypeJson(array: ZarrArray): unknown {
 /** The `fill_value` of `zarr get --json`, encoded like the values (v2 `null` stays null). */
 export function fillValueJson(array: ZarrArray): unknown {
   if (array.metadata.fillValueJson === null) return null;
-  return array.metadata.dataType.toJsonElement(array.metadata.fillValue);
+  const { dataType, fillValue } = array.metadata;
+  return shortenJsonFloats(dataType.toJsonElement(fillValue), floatBitsOf(dataType));
 }
 
 /**
  * Writes the one JSON object `zarr get --json` prints: shape, dtype, fill_value and the values
  * flattened in C order, each encoded as DESIGN.md section 3 says (finite numbers as numbers;
- * "NaN", "Infinity", "-Infinity"; integers beyond 2^53 as decimal strings; ...).
+ * "NaN", "Infinity", "-Infinity"; integers beyond 2^53 as decimal strings; ...), float32 and
+ * float16 values with the shortest digits that read back as the same value.
  */
 export function writeJsonResult(output: Output, array: ZarrArray, result: Chunk): void {
   const head = {
@@ -32,12 +35,17 @@ export function writeJsonResult(output: Output, array: ZarrArray, result: Chunk)
   const prefix = JSON.stringify(head).slice(0, -1);
   output.out(`${prefix},"values":[`);
   const dataType: DataType = array.metadata.dataType;
+  const bits = floatBitsOf(dataType);
   const n = result.shape.reduce((a, b) => a * b, 1);
   for (let start = 0; start < n; start += BATCH) {
     const end = Math.min(n, start + BATCH);
     const parts: string[] = [];
     for (let i = start; i < end; i++)
-      parts.push(JSON.stringify(dataType.toJsonElement(dataType.getElement(result.data, i))));
+      parts.push(
+        JSON.stringify(
+          shortenJsonFloats(dataType.toJsonElement(dataType.getElement(result.data, i)), bits),
+        ),
+      );
     output.out((start > 0 ? "," : "") + parts.join(","));
   }
   output.out("]}\n");

@@ -1,39 +1,16 @@
-import { parseArgs } from "node:util";
+import { parseCommandLine } from "./args.js";
+import { consolidateCommand } from "./commands/consolidate.js";
 import { copyCommand } from "./commands/copy.js";
 import { COMPRESSOR_CHOICES, type CompressorChoice } from "./commands/copy-codecs.js";
 import { getCommand } from "./commands/get.js";
 import { infoCommand } from "./commands/info.js";
 import { treeCommand } from "./commands/tree.js";
-import { UsageError } from "./errors.js";
+import { describeError, type ErrorContext, UsageError } from "./errors.js";
+import { COMMANDS, commandHelp, GLOBAL_OPTIONS, OPTIONS, USAGE } from "./help.js";
 import { closeLocations } from "./location.js";
+import { startLogging } from "./logging.js";
 import { type Output, processOutput } from "./output.js";
-
-/** The usage text printed by `zarr --help`. */
-export const USAGE = `Usage: zarr <command> [options]
-
-Commands:
-  info <location> [--path P]                  the node's metadata, summarised
-  tree <location> [--path P]                  the hierarchy with shapes, dtypes, chunking
-  get <location> [--path P] [--select SEL] --json
-                                              the selected values as one JSON object
-  copy <src> <dst> [--path P] [--format 2|3] [--compressor none|gzip|zstd|blosc]
-       [--chunks a,b,c] [--overwrite]         rewrite an array or a hierarchy
-
-<location> is a directory holding a Zarr hierarchy (v2 or v3), a .zip file of one, or an
-http(s) URL of either (read-only). A copy destination is a directory or a new .zip file.
-SEL is NumPy-style, one item per axis: "0:10,::-1,3" ("..." and ":" allowed).
-`;
-
-const OPTIONS = {
-  path: { type: "string" },
-  select: { type: "string" },
-  json: { type: "boolean" },
-  format: { type: "string" },
-  compressor: { type: "string" },
-  chunks: { type: "string" },
-  overwrite: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const;
+import { cliVersion } from "./version.js";
 
 function parseFormat(value: string | undefined): 2 | 3 | undefined {
   if (value === undefined) return undefined;
@@ -64,9 +41,18 @@ function positionals(args: string[], count: number, command: string): string[] {
   if (args.length !== count) {
     throw new UsageError(
       `zarr ${command} takes ${count} location${count === 1 ? "" : "s"}, got ${args.length}`,
+      command,
     );
   }
   return args;
+}
+
+/** Refuses options the command does not take (`zarr info --select 1`). */
+function checkOptions(command: string, given: string[]): void {
+  const allowed = new Set<string>([...COMMANDS[command].options, ...GLOBAL_OPTIONS]);
+  const wrong = given.find((name) => !allowed.has(name));
+  if (wrong !== undefined)
+    throw new UsageError(`zarr ${command} does not take --${wrong}`, command);
 }
 
 /**
@@ -74,54 +60,78 @@ function positionals(args: string[], count: number, command: string): string[] {
  * @returns the exit code: 0 on success, 1 on an error, 2 on a usage error
  */
 export async function main(argv: string[], output: Output = processOutput): Promise<number> {
+  let context: ErrorContext = { command: "", locations: [] };
+  let stopLogging = () => {};
   try {
-    const { values, positionals: rest } = parseArgs({
-      args: argv,
-      options: OPTIONS,
-      allowPositionals: true,
-      strict: true,
-    });
+    const { values, flags, positionals: rest } = parseCommandLine(argv, OPTIONS);
     const [command, ...args] = rest;
-    if (values.help || command === undefined || command === "help") {
-      output.out(USAGE);
-      return command === undefined && !values.help ? 2 : 0;
+    if (flags.version) {
+      output.out(`zarr (@z/cli) ${cliVersion()}\n`);
+      return 0;
     }
+    if (command === "help" && args[0] !== undefined && Object.hasOwn(COMMANDS, args[0])) {
+      output.out(commandHelp(args[0]));
+      return 0;
+    }
+    if (command === undefined || command === "help") {
+      output.out(USAGE);
+      return command === undefined && !flags.help ? 2 : 0;
+    }
+    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`Unknown command "${command}"`);
+    if (flags.help) {
+      output.out(commandHelp(command));
+      return 0;
+    }
+    checkOptions(command, [...Object.keys(values), ...Object.keys(flags)]);
+    context = { command, locations: args, path: values.path };
+    stopLogging = startLogging(output, flags.verbose ?? 0);
+    const json = Boolean(flags.json);
     switch (command) {
       case "info":
-        await infoCommand(output, positionals(args, 1, command)[0], values.path);
+        await infoCommand(output, positionals(args, 1, command)[0], { path: values.path, json });
         return 0;
       case "tree":
-        await treeCommand(output, positionals(args, 1, command)[0], values.path);
+        await treeCommand(output, positionals(args, 1, command)[0], { path: values.path, json });
         return 0;
       case "get":
-        await getCommand(output, positionals(args, 1, command)[0], values);
+        await getCommand(output, positionals(args, 1, command)[0], {
+          path: values.path,
+          select: values.select,
+          json,
+        });
         return 0;
-      case "copy": {
+      case "consolidate":
+        await consolidateCommand(output, positionals(args, 1, command)[0], { path: values.path });
+        return 0;
+      default: {
         const [source, destination] = positionals(args, 2, command);
         await copyCommand(output, source, destination, {
           path: values.path,
           format: parseFormat(values.format),
           compressor: parseCompressor(values.compressor),
           chunks: parseChunks(values.chunks),
-          overwrite: values.overwrite,
+          overwrite: Boolean(flags.overwrite),
         });
         return 0;
       }
-      default:
-        throw new UsageError(`Unknown command "${command}"`);
     }
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
-    ) {
-      output.err(`zarr: ${(error as Error).message}\n\n${USAGE}`);
+    if (error instanceof UsageError) {
+      // A parse error comes before the command is known: name the one on the command line.
+      const command =
+        error.command ??
+        (context.command || argv.find((arg) => Object.hasOwn(COMMANDS, arg)) || undefined);
+      output.err(
+        command
+          ? `zarr: ${error.message}\n\nUsage: zarr ${COMMANDS[command].usage}\n(zarr ${command} --help for more)\n`
+          : `zarr: ${error.message}\n\n${USAGE}`,
+      );
       return 2;
     }
-    const e = error as Error;
-    output.err(`zarr: ${e.name && e.name !== "Error" ? `${e.name}: ` : ""}${e.message}\n`);
+    output.err(describeError(error, context));
     return 1;
   } finally {
+    stopLogging();
     await closeLocations();
   }
 }

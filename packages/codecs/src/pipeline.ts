@@ -1,3 +1,4 @@
+import { getLogger } from "@z/log";
 import { type Chunk, MetadataError, type NamedConfig, product } from "@z/metadata";
 import { DecodeError } from "./errors.js";
 import { resolveCodec } from "./registry.js";
@@ -17,6 +18,9 @@ export interface PipelineOptions {
    */
   maxDecodedBytes?: number;
 }
+
+/** The `codec` logger: one debug line per chunk encoded or decoded. */
+const codecLog = getLogger("codec");
 
 /** The default bound on decoded bytes of unknown size. */
 export const DEFAULT_MAX_DECODED_BYTES = 1 << 30;
@@ -120,9 +124,11 @@ export class CodecPipeline {
 
   /** Encodes a chunk (any strides) into the bytes to store. */
   async encode(chunk: Chunk): Promise<Uint8Array> {
+    const start = codecLog.enabled("debug") ? performance.now() : -1;
     for (const { codec, spec } of this.arrayToArray) chunk = await codec.encode(chunk, spec);
     let bytes = await this.arrayToBytes.codec.encode(chunk, this.arrayToBytes.spec);
     for (const codec of this.bytesToBytes) bytes = await codec.encode(bytes);
+    if (start >= 0) this.log("encoded", chunk.shape, bytes.length, start);
     return bytes;
   }
 
@@ -132,6 +138,8 @@ export class CodecPipeline {
    * @throws DecodeError (corrupt, truncated or wrongly sized data), ChecksumError
    */
   async decode(bytes: Uint8Array): Promise<Chunk> {
+    const start = codecLog.enabled("debug") ? performance.now() : -1;
+    const stored = bytes.length;
     for (let k = this.bytesToBytes.length - 1; k >= 0; k--) {
       const expectedSize = this.sizes[k];
       bytes = await this.bytesToBytes[k].decode(bytes, {
@@ -151,7 +159,17 @@ export class CodecPipeline {
       chunk = await codec.decode(chunk, spec);
       checkShape(chunk, spec, codec.name);
     }
+    if (start >= 0) this.log("decoded", chunk.shape, stored, start);
     return chunk;
+  }
+
+  private log(action: string, shape: readonly number[], bytes: number, start: number): void {
+    const ms = performance.now() - start;
+    const names = this.codecs.map((codec) => codec.name).join(" → ");
+    codecLog.debug(
+      `${action} chunk [${shape.join(", ")}] ⇄ ${bytes} B through ${names} in ${ms.toFixed(2)} ms`,
+      { action, shape: [...shape], bytes, codecs: names, ms },
+    );
   }
 }
 

@@ -17,6 +17,7 @@ export * from "@z/codecs";
 export * from "@z/dtypes-arrow";
 export * from "@z/dtypes-vlen";
 export * from "@z/indexing";
+export * from "@z/log";
 export * from "@z/metadata";
 export * from "@z/store-core";
 export * from "@z/store-http";

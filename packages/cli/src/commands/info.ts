@@ -1,6 +1,16 @@
 import { formatRows, type Group, infoRows, isListable, open, prefixOf, ZarrArray } from "@z/zarr";
 import { openLocation } from "../location.js";
+import { arrayJson, groupJson } from "../node-json.js";
 import type { Output } from "../output.js";
+import { prettyJson } from "../pretty-json.js";
+
+/** Options of `zarr info`. */
+export interface InfoOptions {
+  /** The node's path in the hierarchy. */
+  path?: string;
+  /** Print one JSON object instead of the table. */
+  json?: boolean;
+}
 
 /** Counts the stored chunks of an array (keys under it that decode as chunk keys). */
 async function countStoredChunks(array: ZarrArray): Promise<number | undefined> {
@@ -30,9 +40,11 @@ function attributeSummary(attrs: Record<string, unknown>): string {
   return keys.length === 0 ? "none" : `${keys.length} (${keys.join(", ")})`;
 }
 
-async function arrayRows(array: ZarrArray): Promise<[string, string][]> {
+async function arrayRows(
+  array: ZarrArray,
+  stored: number | undefined,
+): Promise<[string, string][]> {
   const info = array.info;
-  const stored = await countStoredChunks(array);
   const rows = infoRows(info);
   const at = rows.findIndex(([key]) => key === "Fill value");
   rows.splice(at, 0, [
@@ -42,33 +54,74 @@ async function arrayRows(array: ZarrArray): Promise<[string, string][]> {
   return rows;
 }
 
-async function groupRows(group: Group): Promise<[string, string][]> {
+/** Counts a group's members by kind, when the group can list them. */
+async function memberCounts(group: Group): Promise<{ arrays: number; groups: number } | undefined> {
+  if (!isListable(group.store) && !group.consolidated) return undefined;
+  const members = await group.members();
+  const arrays = members.filter(([, node]) => node instanceof ZarrArray).length;
+  return { arrays, groups: members.length - arrays };
+}
+
+function groupRows(group: Group, members: { arrays: number; groups: number } | undefined) {
   const rows: [string, string][] = [
     ["Type", "Group"],
     ["Zarr format", String(group.zarrFormat)],
     ["Path", `/${group.path}`],
     ["Attributes", attributeSummary(group.metadata.attributes)],
   ];
-  if (isListable(group.store)) {
-    const members = await group.members();
-    const arrays = members.filter(([, node]) => node instanceof ZarrArray).length;
-    rows.push([
-      "Members",
-      `${members.length} (${arrays} arrays, ${members.length - arrays} groups)`,
-    ]);
+  if (members) {
+    const total = members.arrays + members.groups;
+    rows.push(["Members", `${total} (${members.arrays} arrays, ${members.groups} groups)`]);
   }
   return rows;
 }
 
-/** `zarr info <location> [--path P]`: the node's metadata, summarised for a person. */
+/**
+ * The object `zarr info --json` prints for an array: the fields of `tree --json` plus order,
+ * codecs, dimension names, attributes, chunk counts and the uncompressed size.
+ */
+export async function arrayInfoJson(array: ZarrArray): Promise<Record<string, unknown>> {
+  const info = array.info;
+  return {
+    ...arrayJson(array),
+    order: info.order ?? null,
+    codecs: array.metadata.codecs.map(({ name, configuration }) => ({ name, configuration })),
+    dimension_names: info.dimensionNames ?? null,
+    attributes: array.attrs,
+    chunks_in_grid: info.gridChunks,
+    chunks_stored: (await countStoredChunks(array)) ?? null,
+    nbytes: info.nbytes,
+  };
+}
+
+/** The object `zarr info --json` prints for a group: format, path, attributes, member counts. */
+export async function groupInfoJson(group: Group): Promise<Record<string, unknown>> {
+  return {
+    ...groupJson(group),
+    attributes: group.attrs,
+    consolidated: group.consolidated !== undefined,
+    members: (await memberCounts(group)) ?? null,
+  };
+}
+
+/** `zarr info <location> [--path P] [--json]`: the node's metadata, summarised for a person or as JSON. */
 export async function infoCommand(
   output: Output,
   location: string,
-  path: string | undefined,
+  options: InfoOptions | string | undefined = {},
 ): Promise<void> {
+  const { path, json } = typeof options === "object" ? options : { path: options, json: false };
   const store = await openLocation(location);
   const node = await open(store, { path });
-  output.out(
-    `${formatRows(node instanceof ZarrArray ? await arrayRows(node) : await groupRows(node))}\n`,
-  );
+  if (json) {
+    const object =
+      node instanceof ZarrArray ? await arrayInfoJson(node) : await groupInfoJson(node);
+    output.out(`${prettyJson(object)}\n`);
+    return;
+  }
+  const rows =
+    node instanceof ZarrArray
+      ? await arrayRows(node, await countStoredChunks(node))
+      : groupRows(node, await memberCounts(node));
+  output.out(`${formatRows(rows)}\n`);
 }
