@@ -18,6 +18,7 @@ import {
   type Container,
   checkAttributes,
   type DataType,
+  formatValue,
   type JsonObject,
   product,
 } from "@z/metadata";
@@ -33,7 +34,7 @@ import { checkNewShape, shrinkChunks } from "./resize.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
 import { ShardedAccess } from "./sharded-access.js";
 import { shardingOf } from "./sharding-config.js";
-import type { NdValue, SetValue } from "./values.js";
+import { type NdValue, resolveValue, type SetValue } from "./values.js";
 
 /**
  * A Zarr array (v2 or v3) in a store. Reads and writes go chunk by chunk through the codec
@@ -372,6 +373,11 @@ export class ZarrArray<C extends Container = Container> {
    */
   async append(value: NdValue, axis = 0, options?: SelectionOptions): Promise<number[]> {
     const shape = this.shape;
+    if (typeof value !== "object" || value === null || !Array.isArray(value.shape)) {
+      throw new ValueShapeError(
+        `append takes an n-d value {data, shape, stride?}, got ${formatValue(value)}`,
+      );
+    }
     if (axis < 0) axis += shape.length;
     if (axis < 0 || axis >= shape.length || value.shape.length !== shape.length) {
       throw new ValueShapeError(
@@ -385,6 +391,8 @@ export class ZarrArray<C extends Container = Container> {
         );
       }
     });
+    // Checked before the resize, so a value that cannot be written leaves the array as it was.
+    resolveValue(value, value.shape, this.metadata.dataType);
     const start = shape[axis];
     const next = [...shape];
     next[axis] += value.shape[axis];
