@@ -82,9 +82,10 @@ describe("store request logging where stores enter the array layer", () => {
     setLogLevel("store:map", "debug");
     const map = new Map<string, Uint8Array>();
     await createArray(map, { shape: [2], chunks: [2], dtype: "int8" });
-    expect(sink.messages.some((m) => m.startsWith('zarr:store:map debug set "zarr.json"'))).toBe(
-      true,
-    );
+    // Creation claims the metadata key with setIfNotExists, so no racing creator is overwritten.
+    expect(
+      sink.messages.some((m) => m.startsWith('zarr:store:map debug setIfNotExists "zarr.json"')),
+    ).toBe(true);
     setLogLevel("store:map", "off");
     sink.messages.length = 0;
     await openArray(map);
