@@ -20,10 +20,12 @@ import {
   type JsonObject,
   product,
 } from "@z/metadata";
-import { isWritable, joinKey, type Readable, ReadOnlyError, type Writable } from "@z/store-core";
+import { isWritable, joinKey, notWritableError, type Readable, type Writable } from "@z/store-core";
 import { type AnySelection, indexerFor } from "./any-selection.js";
 import type { ChunkAccess } from "./chunk-access.js";
 import { ChunkIo } from "./chunk-io.js";
+import type { ContainerOf } from "./container-types.js";
+import { isDataTypeNamed } from "./data-type-check.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
@@ -404,13 +406,29 @@ export class ZarrArray<C extends Container = Container> {
     return arrayInfo(this);
   }
 
+  /**
+   * Whether the array holds the data type `dtype` (v3 name or v2 typestr); a type guard, so
+   * `get` of a narrowed array returns that type's container.
+   *
+   * ```ts
+   * const arr = await openArray(store);
+   * if (arr.is("float32")) {
+   *   const { data } = await arr.get(); // data: Float32Array
+   * }
+   * ```
+   */
+  is<D extends string>(dtype: D): this is ZarrArray<ContainerOf<D>> {
+    return isDataTypeNamed(this.metadata.dataType, dtype);
+  }
+
   /** A short human-readable description. */
   toString(): string {
     return `<ZarrArray v${this.zarrFormat} /${this.path} shape=[${this.shape}] dtype=${this.dtype} chunks=[${this.chunks}]>`;
   }
 
   private writableStore(): Readable & Writable {
-    if (!isWritable(this.store)) throw new ReadOnlyError(joinKey(this.path, "") || "/", "write to");
+    if (!isWritable(this.store))
+      throw notWritableError(this.store, joinKey(this.path, "") || "/", "write to");
     return this.store;
   }
 }

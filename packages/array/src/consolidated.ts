@@ -16,8 +16,8 @@ import {
   joinKey,
   NotFoundError,
   normalizePath,
+  notWritableError,
   prefixOf,
-  ReadOnlyError,
   type StoreLike,
   toStore,
   UnsupportedOperationError,
@@ -460,7 +460,7 @@ export async function consolidateMetadata(
 ): Promise<Group> {
   const s = toStore(store);
   const path = normalizePath(options.path);
-  if (!isWritable(s)) throw new ReadOnlyError(`/${path}`, "write consolidated metadata to");
+  if (!isWritable(s)) throw notWritableError(s, `/${path}`, "write consolidated metadata to");
   if (!isListable(s)) {
     throw new UnsupportedOperationError(`Cannot consolidate /${path}: the store cannot list keys`);
   }

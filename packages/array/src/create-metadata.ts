@@ -74,7 +74,8 @@ export interface ArrayOptions {
   dimensionSeparator?: "/" | ".";
 }
 
-function resolveDtype(dtype: string | DataType): { dataType: DataType; endian: Endian } {
+/** A data type given by v3 name (`"int32"`), v2/NumPy typestr (`">i4"`) or object, with its byte order. */
+export function resolveDtype(dtype: string | DataType): { dataType: DataType; endian: Endian } {
   if (typeof dtype !== "string") return { dataType: dtype, endian: "little" };
   try {
     return { dataType: resolveDataTypeV3(dtype), endian: "little" };

@@ -3,9 +3,9 @@ import {
   isWritable,
   joinKey,
   normalizePath,
+  notWritableError,
   prefixOf,
   type Readable,
-  ReadOnlyError,
   type StoreLike,
   toStoreAsync,
   type Writable,
@@ -75,7 +75,7 @@ interface Planned {
 }
 
 function writable(store: Readable, path: string): Readable & Writable {
-  if (!isWritable(store)) throw new ReadOnlyError(`/${path}`, "create a node at");
+  if (!isWritable(store)) throw notWritableError(store, `/${path}`, "create a node at");
   return store;
 }
 

@@ -14,6 +14,7 @@ import {
 import { ZarrArray } from "./array.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { type ConsolidatedMetadata, consolidatedDocuments } from "./consolidated.js";
+import type { ContainerOf } from "./container-types.js";
 import { type CreatedNodes, createNodes, type GroupOptions } from "./create.js";
 import type { ArrayOptions } from "./create-metadata.js";
 import {
@@ -185,6 +186,14 @@ export class Group {
    * Creates an array under this group (same format as the group unless given). Missing
    * groups on the way (`"a/b/x"`) are created too.
    */
+  async createArray<D extends string>(
+    name: string,
+    options: ArrayOptions & { overwrite?: boolean; signal?: AbortSignal; dtype: D },
+  ): Promise<ZarrArray<ContainerOf<D>>>;
+  async createArray(
+    name: string,
+    options: ArrayOptions & { overwrite?: boolean; signal?: AbortSignal },
+  ): Promise<ZarrArray>;
   async createArray(
     name: string,
     options: ArrayOptions & { overwrite?: boolean; signal?: AbortSignal },

@@ -6,6 +6,8 @@ import {
   toStoreAsync,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
+import type { ContainerOf } from "./container-types.js";
+import { DataTypeMismatchError, isDataTypeNamed } from "./data-type-check.js";
 import { Group } from "./group.js";
 import { type NodeMetadata, readNodeMetadata } from "./metadata-io.js";
 
@@ -74,12 +76,43 @@ export async function open(
   return nodeFromMetadata(s, path, node, { useConsolidated: options.consolidated !== false });
 }
 
-/** Opens the array at a path. @throws NotFoundError when there is no array there */
+/** Options of {@link openArray}. */
+export interface OpenArrayOptions extends Omit<OpenOptions, "kind" | "consolidated"> {
+  /**
+   * The data type the array must have (v3 name such as `"float32"`, or a v2 typestr such as
+   * `"<f4"`); the result's type is narrowed to it.
+   */
+  dtype?: string;
+}
+
+/**
+ * Opens the array at a path. With `dtype`, checks the array's data type and narrows the
+ * result's type (`get` then returns a Float32Array for `"float32"`).
+ *
+ * ```ts
+ * const arr = await openArray("data.zarr", { path: "temperature", dtype: "float32" });
+ * const { data } = await arr.get([0, null, null]); // data: Float32Array
+ * ```
+ * @throws NotFoundError when there is no array there; DataTypeMismatchError when it has
+ *   another data type than `dtype`
+ */
+export async function openArray<D extends string>(
+  store: StoreLike | string,
+  options: OpenArrayOptions & { dtype: D },
+): Promise<ZarrArray<ContainerOf<D>>>;
 export async function openArray(
   store: StoreLike | string,
-  options: Omit<OpenOptions, "kind" | "consolidated"> = {},
+  options?: OpenArrayOptions,
+): Promise<ZarrArray>;
+export async function openArray(
+  store: StoreLike | string,
+  options: OpenArrayOptions = {},
 ): Promise<ZarrArray> {
-  return (await open(store, { ...options, kind: "array" })) as ZarrArray;
+  const { dtype, ...rest } = options;
+  const array = (await open(store, { ...rest, kind: "array" })) as ZarrArray;
+  if (dtype !== undefined && !isDataTypeNamed(array.dataType, dtype))
+    throw new DataTypeMismatchError(array.path, dtype, array.dtype);
+  return array;
 }
 
 /**

@@ -41,8 +41,9 @@ export class ReadOnlyError extends StoreError {
   constructor(
     readonly key: string,
     action = "write",
+    reason = "the store is read-only",
   ) {
-    super(`Cannot ${action} ${JSON.stringify(key)}: the store is read-only`);
+    super(`Cannot ${action} ${JSON.stringify(key)}: ${reason}`);
   }
 }
 
