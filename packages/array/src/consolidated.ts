@@ -453,6 +453,13 @@ export interface ConsolidateOptions {
  * @throws NotFoundError when there is no group at `path`; ReadOnlyError,
  *   UnsupportedOperationError (a store that cannot list keys); MetadataError for malformed
  *   node documents
+ * @example
+ * ```ts
+ * await consolidateMetadata(new FsStore("data.zarr"));
+ * // Opening the root now reads every node's metadata at once.
+ * const root = await openGroup("data.zarr");
+ * ```
+ * @category Arrays and groups
  */
 export async function consolidateMetadata(
   store: StoreLike,

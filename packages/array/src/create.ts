@@ -279,6 +279,7 @@ function consolidatedUpdates(
  * ```
  * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`),
  *   MetadataError, UnknownCodecError, UnknownDataTypeError, ReadOnlyError
+ * @category Open and create
  */
 export async function createArray<D extends string>(
   store: StoreLike | string,
@@ -300,6 +301,12 @@ export async function createArray(
 /**
  * Creates a group (and any missing parent groups).
  * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`)
+ * @example
+ * ```ts
+ * const root = await createGroup("data.zarr", { attributes: { title: "survey" } });
+ * const raw = await root.createGroup("raw");
+ * ```
+ * @category Open and create
  */
 export async function createGroup(
   store: StoreLike | string,
@@ -331,6 +338,7 @@ export async function createGroup(
  * @returns every node written (requested and added parents) by path
  * @throws ContainsArrayError / ContainsGroupError, MetadataError (invalid specs, mixed
  *   formats), UnknownCodecError, UnknownDataTypeError, ReadOnlyError
+ * @category Open and create
  */
 export async function createHierarchy(
   store: StoreLike | string,

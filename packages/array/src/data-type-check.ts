@@ -2,7 +2,10 @@ import type { DataType } from "@z/metadata";
 import { resolveDtype } from "./create-metadata.js";
 import { NodeError } from "./errors.js";
 
-/** An array opened with `openArray(store, {dtype})` holds another data type than asked for. */
+/**
+ * An array opened with `openArray(store, {dtype})` holds another data type than asked for.
+ * @category Errors
+ */
 export class DataTypeMismatchError extends NodeError {
   override name = "DataTypeMismatchError";
   constructor(

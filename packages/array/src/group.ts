@@ -55,6 +55,7 @@ export interface ListOptions {
  * for (const [name, node] of await root.members()) console.log(name, node.toString());
  * console.log(await root.tree());
  * ```
+ * @category Arrays and groups
  */
 export class Group {
   private view: ConsolidatedMetadata | undefined;
@@ -122,6 +123,10 @@ export class Group {
 
   /**
    * The direct children, sorted by name, each opened (a bounded number at a time).
+   * @example
+   * ```ts
+   * for (const [name, node] of await group.members()) console.log(name, String(node));
+   * ```
    * @throws UnsupportedOperationError when the children cannot be listed; the error of a child
    *   whose metadata cannot be read
    */
@@ -139,7 +144,13 @@ export class Group {
     return out;
   }
 
-  /** The child arrays. */
+  /**
+   * The child arrays.
+   * @example
+   * ```ts
+   * const names = (await group.arrays()).map(([name]) => name);
+   * ```
+   */
   async arrays(options: ListOptions = {}): Promise<[string, ZarrArray][]> {
     return (await this.members(options)).filter(
       (entry): entry is [string, ZarrArray] => entry[1] instanceof ZarrArray,
@@ -156,6 +167,11 @@ export class Group {
   /**
    * Opens a descendant by relative path (`"a"`, `"a/b"`): from the consolidated metadata when
    * it lists it, otherwise from the store.
+   * @example
+   * ```ts
+   * const temperature = await group.get("raw/temperature");
+   * if (temperature instanceof ZarrArray) console.log(temperature.shape);
+   * ```
    * @throws NotFoundError when there is no node there
    */
   async get(name: string, options: { signal?: AbortSignal } = {}): Promise<ZarrArray | Group> {
@@ -185,6 +201,11 @@ export class Group {
   /**
    * Creates an array under this group (same format as the group unless given). Missing
    * groups on the way (`"a/b/x"`) are created too.
+   * @example
+   * ```ts
+   * const temps = await group.createArray("temperature", { shape: [365], chunks: [30], dtype: "float32" });
+   * const { data } = await temps.get(); // data: Float32Array
+   * ```
    */
   async createArray<D extends string>(
     name: string,
@@ -208,7 +229,13 @@ export class Group {
     return created.nodes.get(path) as ZarrArray;
   }
 
-  /** Creates a group under this group (same format as the group unless given). */
+  /**
+   * Creates a group under this group (same format as the group unless given).
+   * @example
+   * ```ts
+   * const raw = await group.createGroup("raw", { attributes: { source: "station 4" } });
+   * ```
+   */
   async createGroup(name: string, options: Omit<GroupOptions, "path"> = {}): Promise<Group> {
     const path = this.childPath(normalizePath(name));
     const created = await createNodes(
@@ -232,7 +259,13 @@ export class Group {
     this.view = this.view.withChanges({ remove, add });
   }
 
-  /** Renders the hierarchy below this group as text (see {@link renderTree}). */
+  /**
+   * Renders the hierarchy below this group as text (see {@link renderTree}).
+   * @example
+   * ```ts
+   * console.log(await group.tree({ level: 2 }));
+   * ```
+   */
   async tree(options: TreeOptions = {}): Promise<string> {
     return renderTree(this, options);
   }

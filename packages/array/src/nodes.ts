@@ -51,6 +51,12 @@ export function nodeFromMetadata(
  *   consolidated metadata with `consolidated: true`); MetadataError for malformed metadata
  *   (consolidated metadata included); UnknownCodecError / UnknownDataTypeError for
  *   unsupported ones
+ * @example
+ * ```ts
+ * const node = await open("data.zarr", { path: "temperature" });
+ * if (node instanceof ZarrArray) console.log(node.shape);
+ * ```
+ * @category Open and create
  */
 export async function open(
   store: StoreLike | string,
@@ -95,6 +101,7 @@ export interface OpenArrayOptions extends Omit<OpenOptions, "kind" | "consolidat
  * ```
  * @throws NotFoundError when there is no array there; DataTypeMismatchError when it has
  *   another data type than `dtype`
+ * @category Open and create
  */
 export async function openArray<D extends string>(
   store: StoreLike | string,
@@ -119,6 +126,12 @@ export async function openArray(
  * Opens the group at a path, using its consolidated metadata when present (see
  * {@link OpenOptions.consolidated}).
  * @throws NotFoundError when there is no group there
+ * @example
+ * ```ts
+ * const root = await openGroup("https://example.org/data.zarr");
+ * console.log(await root.tree());
+ * ```
+ * @category Open and create
  */
 export async function openGroup(
   store: StoreLike | string,

@@ -4,13 +4,17 @@ const ZARR_ERROR_BRAND = Symbol.for("@z/error");
 /**
  * Metadata that cannot be used: malformed JSON, a missing or invalid field, an inconsistent
  * document. The message names the document (store key or node path) and the field.
+ * @category Errors
  */
 export class MetadataError extends Error {
   override name = "MetadataError";
   readonly [ZARR_ERROR_BRAND] = true;
 }
 
-/** A `data_type` (v3) or `dtype` (v2) that no registered data type understands. */
+/**
+ * A `data_type` (v3) or `dtype` (v2) that no registered data type understands.
+ * @category Errors
+ */
 export class UnknownDataTypeError extends MetadataError {
   override name = "UnknownDataTypeError";
   constructor(

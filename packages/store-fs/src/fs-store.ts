@@ -50,6 +50,13 @@ export interface FsStoreOptions {
  *   like them are refused.
  * - Ranged reads read only the bytes asked for.
  * - `delete` removes the folders it leaves empty, up to the root.
+ * @example
+ * ```ts
+ * const store = new FsStore("data.zarr"); // created if missing
+ * const arr = await createArray(store, { shape: [100, 100], chunks: [10, 10], dtype: "int16" });
+ * await arr.set(null, 1); // one file per chunk under data.zarr/c/
+ * ```
+ * @category Stores
  */
 export class FsStore implements Readable, Writable, Listable {
   /** The absolute path of the store's folder. */
