@@ -39,6 +39,7 @@ import type { NdValue, SetValue } from "./values.js";
  * A Zarr array (v2 or v3) in a store. Reads and writes go chunk by chunk through the codec
  * pipeline; the array object itself holds only metadata, so it is cheap to create.
  *
+ * @example
  * ```ts
  * const arr = await createArray(store, { shape: [100, 100], chunks: [10, 10], dtype: "float32" });
  * await arr.set([slice(0, 10), null], 1.5);
@@ -430,6 +431,7 @@ export class ZarrArray<C extends Container = Container> {
    * Whether the array holds the data type `dtype` (v3 name or v2 typestr); a type guard, so
    * `get` of a narrowed array returns that type's container.
    *
+   * @example
    * ```ts
    * const arr = await openArray(store);
    * if (arr.is("float32")) {

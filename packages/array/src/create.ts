@@ -274,6 +274,7 @@ function consolidatedUpdates(
  * anything, creates missing parent groups, writes the metadata. An ancestor group holding
  * consolidated metadata gets the new array added to it.
  *
+ * @example
  * ```ts
  * const arr = await createArray(new Map(), { shape: [512, 512], chunks: [64, 64], dtype: "uint16" });
  * ```
@@ -327,6 +328,7 @@ export async function createGroup(
  * one is invalid), missing parent groups are added, existing nodes are refused (unless
  * `overwrite`), then all the metadata documents are written concurrently (bounded).
  *
+ * @example
  * ```ts
  * const nodes = await createHierarchy(store, {
  *   "": { kind: "group", attributes: { title: "survey" } },

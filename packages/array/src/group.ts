@@ -49,6 +49,7 @@ export interface ListOptions {
  * its whole subtree from it, without further reads; `get` of a name it does not list still
  * looks in the store.
  *
+ * @example
  * ```ts
  * const root = await createGroup(store);
  * const temps = await root.createArray("temperature", { shape: [365], dtype: "float32" });

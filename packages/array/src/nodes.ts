@@ -95,6 +95,7 @@ export interface OpenArrayOptions extends Omit<OpenOptions, "kind" | "consolidat
  * Opens the array at a path. With `dtype`, checks the array's data type and narrows the
  * result's type (`get` then returns a Float32Array for `"float32"`).
  *
+ * @example
  * ```ts
  * const arr = await openArray("data.zarr", { path: "temperature", dtype: "float32" });
  * const { data } = await arr.get([0, null, null]); // data: Float32Array
