@@ -22,10 +22,12 @@ import {
   type JsonObject,
   product,
 } from "@z/metadata";
-import { isWritable, joinKey, type Readable, ReadOnlyError, type Writable } from "@z/store-core";
+import { isWritable, joinKey, notWritableError, type Readable, type Writable } from "@z/store-core";
 import { type AnySelection, indexerFor } from "./any-selection.js";
 import type { ChunkAccess } from "./chunk-access.js";
 import { ChunkIo } from "./chunk-io.js";
+import type { ContainerOf } from "./container-types.js";
+import { isDataTypeNamed } from "./data-type-check.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
@@ -40,6 +42,7 @@ import { type NdValue, resolveValue, type SetValue } from "./values.js";
  * A Zarr array (v2 or v3) in a store. Reads and writes go chunk by chunk through the codec
  * pipeline; the array object itself holds only metadata, so it is cheap to create.
  *
+ * @example
  * ```ts
  * const arr = await createArray(store, { shape: [100, 100], chunks: [10, 10], dtype: "float32" });
  * await arr.set([slice(0, 10), null], 1.5);
@@ -47,6 +50,7 @@ import { type NdValue, resolveValue, type SetValue } from "./values.js";
  * ```
  *
  * @typeParam C - the element container of the data type (Float32Array for float32, ...)
+ * @category Arrays and groups
  */
 export class ZarrArray<C extends Container = Container> {
   private state: { metadata: ArrayMetadata; io: ChunkIo; access: ChunkAccess };
@@ -152,6 +156,11 @@ export class ZarrArray<C extends Container = Container> {
    * Reads a selection: integers (negative count from the end), `slice(start, stop, step)`
    * with any non-zero step, `null` or `"..."` for whole axes. Returns the elements in C order
    * with the selection's shape (integer-selected axes dropped).
+   * @example
+   * ```ts
+   * const { data, shape, stride } = await arr.get([0, slice(10, 20), slice(null, null, -1)]);
+   * const all = await arr.get(); // the whole array
+   * ```
    * @throws BoundsError, SelectionError, DecodeError, ChecksumError
    */
   async get(selection?: BasicSelection, options?: SelectionOptions): Promise<Chunk<C>> {
@@ -172,6 +181,12 @@ export class ZarrArray<C extends Container = Container> {
    * Writes a selection: a scalar goes to every selected element; an n-d value must have the
    * selection's shape. Partially covered chunks are read, modified and written back; chunks
    * left equal to the fill value are deleted.
+   * @example
+   * ```ts
+   * await arr.set([0, null], 1.5); // a scalar everywhere in row 0
+   * await arr.set([slice(0, 2), slice(0, 3)], { data: new Float32Array(6), shape: [2, 3] });
+   * await arr.set([0, slice(0, 3)], [1, 2, 3]); // nested arrays
+   * ```
    * @throws ReadOnlyError, BoundsError, SelectionError, ValueShapeError
    */
   async set(selection: BasicSelection, value: SetValue, options?: SelectionOptions): Promise<void> {
@@ -353,6 +368,10 @@ export class ZarrArray<C extends Container = Container> {
    * Changes the shape. Growing only rewrites the metadata; shrinking also deletes the chunks
    * that end up wholly outside and resets, to the fill value, the parts of edge chunks that
    * fall outside, so growing again later reads the fill value there, never stale data.
+   * @example
+   * ```ts
+   * await arr.resize([200, 100]); // new rows read as the fill value
+   * ```
    * @throws ValueShapeError for a shape of the wrong length or negative extents
    */
   async resize(
@@ -369,6 +388,10 @@ export class ZarrArray<C extends Container = Container> {
   /**
    * Appends `value` along `axis`: the array grows by the value's extent there and the value is
    * written into the new region. Returns the new shape.
+   * @example
+   * ```ts
+   * const shape = await arr.append({ data: new Float32Array(100), shape: [1, 100] }); // one more row
+   * ```
    * @throws ValueShapeError when the value's other extents do not match the array's
    */
   async append(value: NdValue, axis = 0, options?: SelectionOptions): Promise<number[]> {
@@ -420,13 +443,30 @@ export class ZarrArray<C extends Container = Container> {
     return arrayInfo(this);
   }
 
+  /**
+   * Whether the array holds the data type `dtype` (v3 name or v2 typestr); a type guard, so
+   * `get` of a narrowed array returns that type's container.
+   *
+   * @example
+   * ```ts
+   * const arr = await openArray(store);
+   * if (arr.is("float32")) {
+   *   const { data } = await arr.get(); // data: Float32Array
+   * }
+   * ```
+   */
+  is<D extends string>(dtype: D): this is ZarrArray<ContainerOf<D>> {
+    return isDataTypeNamed(this.metadata.dataType, dtype);
+  }
+
   /** A short human-readable description. */
   toString(): string {
     return `<ZarrArray v${this.zarrFormat} /${this.path} shape=[${this.shape}] dtype=${this.dtype} chunks=[${this.chunks}]>`;
   }
 
   private writableStore(): Readable & Writable {
-    if (!isWritable(this.store)) throw new ReadOnlyError(joinKey(this.path, "") || "/", "write to");
+    if (!isWritable(this.store))
+      throw notWritableError(this.store, joinKey(this.path, "") || "/", "write to");
     return this.store;
   }
 }

@@ -17,8 +17,8 @@ import {
   joinKey,
   NotFoundError,
   normalizePath,
+  notWritableError,
   prefixOf,
-  ReadOnlyError,
   type StoreLike,
   toStore,
   UnsupportedOperationError,
@@ -455,6 +455,13 @@ export interface ConsolidateOptions {
  * @throws NotFoundError when there is no group at `path`; ReadOnlyError,
  *   UnsupportedOperationError (a store that cannot list keys); MetadataError for malformed
  *   node documents
+ * @example
+ * ```ts
+ * await consolidateMetadata(new FsStore("data.zarr"));
+ * // Opening the root now reads every node's metadata at once.
+ * const root = await openGroup("data.zarr");
+ * ```
+ * @category Arrays and groups
  */
 export async function consolidateMetadata(
   store: StoreLike,
@@ -462,7 +469,7 @@ export async function consolidateMetadata(
 ): Promise<Group> {
   const s = withStoreLogging(toStore(store));
   const path = normalizePath(options.path);
-  if (!isWritable(s)) throw new ReadOnlyError(`/${path}`, "write consolidated metadata to");
+  if (!isWritable(s)) throw notWritableError(s, `/${path}`, "write consolidated metadata to");
   if (!isListable(s)) {
     throw new UnsupportedOperationError(`Cannot consolidate /${path}: the store cannot list keys`);
   }

@@ -84,7 +84,8 @@ export interface ArrayOptions {
   dimensionSeparator?: "/" | ".";
 }
 
-function resolveDtype(dtype: unknown): { dataType: DataType; endian: Endian } {
+/** A data type given by v3 name (`"int32"`), v2/NumPy typestr (`">i4"`) or object, with its byte order. */
+export function resolveDtype(dtype: unknown): { dataType: DataType; endian: Endian } {
   if (typeof dtype !== "string") return { dataType: checkDataTypeObject(dtype), endian: "little" };
   try {
     return { dataType: resolveDataTypeV3(dtype, "the dtype option"), endian: "little" };

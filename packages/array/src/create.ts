@@ -11,9 +11,9 @@ import {
   isWritable,
   joinKey,
   normalizePath,
+  notWritableError,
   prefixOf,
   type Readable,
-  ReadOnlyError,
   type StoreLike,
   type Writable,
 } from "@z/store-core";
@@ -86,7 +86,7 @@ interface Planned {
 }
 
 function writable(store: Readable, path: string): Readable & Writable {
-  if (!isWritable(store)) throw new ReadOnlyError(`/${path}`, "create a node at");
+  if (!isWritable(store)) throw notWritableError(store, `/${path}`, "create a node at");
   return store;
 }
 
@@ -318,11 +318,13 @@ function consolidatedUpdates(
  * anything, creates missing parent groups, writes the metadata. An ancestor group holding
  * consolidated metadata gets the new array added to it.
  *
+ * @example
  * ```ts
  * const arr = await createArray(new Map(), { shape: [512, 512], chunks: [64, 64], dtype: "uint16" });
  * ```
  * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`),
  *   MetadataError, UnknownCodecError, UnknownDataTypeError, ReadOnlyError
+ * @category Open and create
  */
 export async function createArray<D extends string>(
   store: StoreLike | string,
@@ -345,6 +347,12 @@ export async function createArray(
 /**
  * Creates a group (and any missing parent groups).
  * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`)
+ * @example
+ * ```ts
+ * const root = await createGroup("data.zarr", { attributes: { title: "survey" } });
+ * const raw = await root.createGroup("raw");
+ * ```
+ * @category Open and create
  */
 export async function createGroup(
   store: StoreLike | string,
@@ -366,6 +374,7 @@ export async function createGroup(
  * one is invalid), missing parent groups are added, existing nodes are refused (unless
  * `overwrite`), then all the metadata documents are written concurrently (bounded).
  *
+ * @example
  * ```ts
  * const nodes = await createHierarchy(store, {
  *   "": { kind: "group", attributes: { title: "survey" } },
@@ -377,6 +386,7 @@ export async function createGroup(
  * @returns every node written (requested and added parents) by path
  * @throws ContainsArrayError / ContainsGroupError, MetadataError (invalid specs, mixed
  *   formats), UnknownCodecError, UnknownDataTypeError, ReadOnlyError
+ * @category Open and create
  */
 export async function createHierarchy(
   store: StoreLike | string,

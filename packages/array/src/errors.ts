@@ -1,12 +1,18 @@
 const ZARR_ERROR_BRAND = Symbol.for("@z/error");
 
-/** Base class of the errors raised by arrays and groups. */
+/**
+ * Base class of the errors raised by arrays and groups.
+ * @category Errors
+ */
 export class NodeError extends Error {
   override name = "NodeError";
   readonly [ZARR_ERROR_BRAND] = true;
 }
 
-/** An array exists where a group (or nothing) was expected. */
+/**
+ * An array exists where a group (or nothing) was expected.
+ * @category Errors
+ */
 export class ContainsArrayError extends NodeError {
   override name = "ContainsArrayError";
   constructor(
@@ -17,7 +23,10 @@ export class ContainsArrayError extends NodeError {
   }
 }
 
-/** A group exists where an array (or nothing) was expected. */
+/**
+ * A group exists where an array (or nothing) was expected.
+ * @category Errors
+ */
 export class ContainsGroupError extends NodeError {
   override name = "ContainsGroupError";
   constructor(
@@ -28,7 +37,10 @@ export class ContainsGroupError extends NodeError {
   }
 }
 
-/** A value passed to `set` that does not fit the selection (shape, length, element type). */
+/**
+ * A value passed to `set` that does not fit the selection (shape, length, element type).
+ * @category Errors
+ */
 export class ValueShapeError extends NodeError {
   override name = "ValueShapeError";
 }

@@ -14,6 +14,7 @@ import {
 import { ZarrArray } from "./array.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { type ConsolidatedMetadata, consolidatedDocuments } from "./consolidated.js";
+import type { ContainerOf } from "./container-types.js";
 import { type CreatedNodes, createNodes, type GroupOptions } from "./create.js";
 import type { ArrayOptions } from "./create-metadata.js";
 import {
@@ -48,12 +49,14 @@ export interface ListOptions {
  * its whole subtree from it, without further reads; `get` of a name it does not list still
  * looks in the store.
  *
+ * @example
  * ```ts
  * const root = await createGroup(store);
  * const temps = await root.createArray("temperature", { shape: [365], dtype: "float32" });
  * for (const [name, node] of await root.members()) console.log(name, node.toString());
  * console.log(await root.tree());
  * ```
+ * @category Arrays and groups
  */
 export class Group {
   private view: ConsolidatedMetadata | undefined;
@@ -121,6 +124,10 @@ export class Group {
 
   /**
    * The direct children, sorted by name, each opened (a bounded number at a time).
+   * @example
+   * ```ts
+   * for (const [name, node] of await group.members()) console.log(name, String(node));
+   * ```
    * @throws UnsupportedOperationError when the children cannot be listed; the error of a child
    *   whose metadata cannot be read
    */
@@ -138,7 +145,13 @@ export class Group {
     return out;
   }
 
-  /** The child arrays. */
+  /**
+   * The child arrays.
+   * @example
+   * ```ts
+   * const names = (await group.arrays()).map(([name]) => name);
+   * ```
+   */
   async arrays(options: ListOptions = {}): Promise<[string, ZarrArray][]> {
     return (await this.members(options)).filter(
       (entry): entry is [string, ZarrArray] => entry[1] instanceof ZarrArray,
@@ -155,6 +168,11 @@ export class Group {
   /**
    * Opens a descendant by relative path (`"a"`, `"a/b"`): from the consolidated metadata when
    * it lists it, otherwise from the store.
+   * @example
+   * ```ts
+   * const temperature = await group.get("raw/temperature");
+   * if (temperature instanceof ZarrArray) console.log(temperature.shape);
+   * ```
    * @throws NotFoundError when there is no node there
    */
   async get(name: string, options: { signal?: AbortSignal } = {}): Promise<ZarrArray | Group> {
@@ -184,7 +202,20 @@ export class Group {
   /**
    * Creates an array under this group (same format as the group unless given). Missing
    * groups on the way (`"a/b/x"`) are created too.
+   * @example
+   * ```ts
+   * const temps = await group.createArray("temperature", { shape: [365], chunks: [30], dtype: "float32" });
+   * const { data } = await temps.get(); // data: Float32Array
+   * ```
    */
+  async createArray<D extends string>(
+    name: string,
+    options: ArrayOptions & { overwrite?: boolean; signal?: AbortSignal; dtype: D },
+  ): Promise<ZarrArray<ContainerOf<D>>>;
+  async createArray(
+    name: string,
+    options: ArrayOptions & { overwrite?: boolean; signal?: AbortSignal },
+  ): Promise<ZarrArray>;
   async createArray(
     name: string,
     options: ArrayOptions & { overwrite?: boolean; signal?: AbortSignal },
@@ -199,7 +230,13 @@ export class Group {
     return created.nodes.get(path) as ZarrArray;
   }
 
-  /** Creates a group under this group (same format as the group unless given). */
+  /**
+   * Creates a group under this group (same format as the group unless given).
+   * @example
+   * ```ts
+   * const raw = await group.createGroup("raw", { attributes: { source: "station 4" } });
+   * ```
+   */
   async createGroup(name: string, options: Omit<GroupOptions, "path"> = {}): Promise<Group> {
     const path = this.childPath(normalizePath(name));
     const created = await createNodes(
@@ -223,7 +260,13 @@ export class Group {
     this.view = this.view.withChanges({ remove, add });
   }
 
-  /** Renders the hierarchy below this group as text (see {@link renderTree}). */
+  /**
+   * Renders the hierarchy below this group as text (see {@link renderTree}).
+   * @example
+   * ```ts
+   * console.log(await group.tree({ level: 2 }));
+   * ```
+   */
   async tree(options: TreeOptions = {}): Promise<string> {
     return renderTree(this, options);
   }

@@ -17,6 +17,7 @@ export * from "./container-types.js";
 export * from "./create.js";
 export * from "./create-metadata.js";
 export * from "./creation.js";
+export * from "./data-type-check.js";
 export * from "./errors.js";
 export * from "./exclusive-create.js";
 export * from "./group.js";

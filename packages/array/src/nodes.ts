@@ -1,5 +1,7 @@
 import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
+import type { ContainerOf } from "./container-types.js";
+import { DataTypeMismatchError, isDataTypeNamed } from "./data-type-check.js";
 import { Group } from "./group.js";
 import { type NodeMetadata, readNodeMetadata } from "./metadata-io.js";
 import { logNode, nodeDetails } from "./node-logging.js";
@@ -45,6 +47,12 @@ export function nodeFromMetadata(
  *   consolidated metadata with `consolidated: true`); MetadataError for malformed metadata
  *   (consolidated metadata included); UnknownCodecError / UnknownDataTypeError for
  *   unsupported ones
+ * @example
+ * ```ts
+ * const node = await open("data.zarr", { path: "temperature" });
+ * if (node instanceof ZarrArray) console.log(node.shape);
+ * ```
+ * @category Open and create
  */
 export async function open(
   store: StoreLike | string,
@@ -74,18 +82,57 @@ export async function open(
   return opened;
 }
 
-/** Opens the array at a path. @throws NotFoundError when there is no array there */
+/** Options of {@link openArray}. */
+export interface OpenArrayOptions extends Omit<OpenOptions, "kind" | "consolidated"> {
+  /**
+   * The data type the array must have (v3 name such as `"float32"`, or a v2 typestr such as
+   * `"<f4"`); the result's type is narrowed to it.
+   */
+  dtype?: string;
+}
+
+/**
+ * Opens the array at a path. With `dtype`, checks the array's data type and narrows the
+ * result's type (`get` then returns a Float32Array for `"float32"`).
+ *
+ * @example
+ * ```ts
+ * const arr = await openArray("data.zarr", { path: "temperature", dtype: "float32" });
+ * const { data } = await arr.get([0, null, null]); // data: Float32Array
+ * ```
+ * @throws NotFoundError when there is no array there; DataTypeMismatchError when it has
+ *   another data type than `dtype`
+ * @category Open and create
+ */
+export async function openArray<D extends string>(
+  store: StoreLike | string,
+  options: OpenArrayOptions & { dtype: D },
+): Promise<ZarrArray<ContainerOf<D>>>;
 export async function openArray(
   store: StoreLike | string,
-  options: Omit<OpenOptions, "kind" | "consolidated"> = {},
+  options?: OpenArrayOptions,
+): Promise<ZarrArray>;
+export async function openArray(
+  store: StoreLike | string,
+  options: OpenArrayOptions = {},
 ): Promise<ZarrArray> {
-  return (await open(store, { ...options, kind: "array" })) as ZarrArray;
+  const { dtype, ...rest } = options;
+  const array = (await open(store, { ...rest, kind: "array" })) as ZarrArray;
+  if (dtype !== undefined && !isDataTypeNamed(array.dataType, dtype))
+    throw new DataTypeMismatchError(array.path, dtype, array.dtype);
+  return array;
 }
 
 /**
  * Opens the group at a path, using its consolidated metadata when present (see
  * {@link OpenOptions.consolidated}).
  * @throws NotFoundError when there is no group there
+ * @example
+ * ```ts
+ * const root = await openGroup("https://example.org/data.zarr");
+ * console.log(await root.tree());
+ * ```
+ * @category Open and create
  */
 export async function openGroup(
   store: StoreLike | string,

@@ -16,7 +16,10 @@ export class CodecError extends Error {
   }
 }
 
-/** A codec name that no registered codec answers to. */
+/**
+ * A codec name that no registered codec answers to.
+ * @category Errors
+ */
 export class UnknownCodecError extends CodecError {
   override name = "UnknownCodecError";
   constructor(
@@ -38,12 +41,16 @@ export class CodecConfigError extends CodecError {
 /**
  * Bytes that do not decode: corrupt or truncated data, or a chunk that decodes to a size other
  * than the chunk's. Never garbage, never an unbounded allocation.
+ * @category Errors
  */
 export class DecodeError extends CodecError {
   override name = "DecodeError";
 }
 
-/** A checksum (crc32c) that does not match the data it protects. */
+/**
+ * A checksum (crc32c) that does not match the data it protects.
+ * @category Errors
+ */
 export class ChecksumError extends DecodeError {
   override name = "ChecksumError";
 }

@@ -37,6 +37,7 @@ export interface Stage<C> {
  * A chunk's codec chain, as v3 defines it: array-to-array codecs, exactly one array-to-bytes
  * codec, then bytes-to-bytes codecs. Decoding runs the chain backwards and bounds every
  * decoder by the size the chunk must have.
+ * @category Codecs
  */
 export class CodecPipeline {
   private readonly sizes: (number | undefined)[];

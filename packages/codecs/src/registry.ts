@@ -8,12 +8,27 @@ const factories = new Map<string, CodecFactory>();
  * Registers a codec under a metadata name. v2 compressors and filters are registered under
  * `numcodecs.<id>`, the name zarr-python 3 gives them in v3 metadata and the name v2 metadata
  * is translated to.
+ * @example
+ * ```ts
+ * registerCodec("example.invert", () => ({
+ *   kind: "bytes_to_bytes",
+ *   name: "example.invert",
+ *   encode: (bytes) => bytes.map((b) => 255 - b),
+ *   decode: (bytes) => bytes.map((b) => 255 - b),
+ *   toJson: () => ({ name: "example.invert", configuration: {}, mustUnderstand: true }),
+ * }));
+ * await createArray(store, { shape: [8], dtype: "uint8", compressors: [{ name: "example.invert" }] });
+ * ```
+ * @category Extending
  */
 export function registerCodec(name: string, factory: CodecFactory): void {
   factories.set(name, factory);
 }
 
-/** Whether a codec name is registered. */
+/**
+ * Whether a codec name is registered.
+ * @category Codecs
+ */
 export function hasCodec(name: string): boolean {
   return factories.has(name);
 }

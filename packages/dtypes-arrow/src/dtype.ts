@@ -229,6 +229,15 @@ export interface ArrowDataTypeOptions {
  * const arr = await createArray(store, { shape: [1000], chunks: [100], dtype: tags, serializer: "z.arrow-ipc" });
  * ```
  * @throws ArrowFieldError when the field does not parse or has an unsupported type
+ * @example
+ * ```ts
+ * const labels = await createArray(store, {
+ *   shape: [100],
+ *   dtype: arrowDataType({ name: "label", nullable: true, type: { name: "utf8" }, children: [] }),
+ *   serializer: "z.arrow-ipc",
+ * });
+ * ```
+ * @category Data types
  */
 export function arrowDataType(
   field: JsonValue | ArrowField | ArrowJsField | ArrowJsDataType,

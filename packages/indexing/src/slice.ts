@@ -19,6 +19,7 @@ export interface Slice {
  * ```ts
  * await arr.get([slice(10, 20), slice(null, null, -1), 3]);
  * ```
+ * @category Selections
  */
 export function slice(
   startOrStop?: number | null,

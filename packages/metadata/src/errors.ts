@@ -6,6 +6,7 @@ const ZARR_ERROR_BRAND = Symbol.for("@z/error");
 /**
  * Metadata that cannot be used: malformed JSON, a missing or invalid field, an inconsistent
  * document. The message names the document (store key or node path) and the field.
+ * @category Errors
  */
 export class MetadataError extends Error {
   override name = "MetadataError";
@@ -16,6 +17,7 @@ export class MetadataError extends Error {
  * Metadata that declares more than the configured bounds allow (see `MetadataLimits`): a
  * document too large or too deeply nested, an element, chunk or array too large. Carries the
  * limit's name, its value and the value found.
+ * @category Errors
  */
 export class MetadataLimitError extends MetadataError {
   override name = "MetadataLimitError";
@@ -32,7 +34,10 @@ export class MetadataLimitError extends MetadataError {
   }
 }
 
-/** A `data_type` (v3) or `dtype` (v2) that no registered data type understands. */
+/**
+ * A `data_type` (v3) or `dtype` (v2) that no registered data type understands.
+ * @category Errors
+ */
 export class UnknownDataTypeError extends MetadataError {
   override name = "UnknownDataTypeError";
   constructor(

@@ -52,6 +52,7 @@ function rangeId(range: ByteRange | undefined): string {
  * ```ts
  * const store = new CachingStore(new HttpStore("https://example.com/data.zarr"), { maxBytes: 256 << 20 });
  * ```
+ * @category Stores
  */
 export class CachingStore implements Readable, Partial<Writable>, Partial<Listable> {
   /** Hits and misses so far. */

@@ -101,6 +101,7 @@ interface PendingGet {
  * const store = new CoalescingStore(new HttpStore(url), { gap: 64 * 1024 });
  * await store.getRanges("a/c/0", [{ offset: 0, length: 100 }, { offset: 200, length: 50 }]); // one request
  * ```
+ * @category Stores
  */
 export class CoalescingStore implements Readable, Partial<Writable>, Partial<Listable> {
   /** Ranges asked for and requests made so far. */

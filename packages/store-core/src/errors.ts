@@ -1,18 +1,35 @@
 /** Brand shared by every error class of the `@z` packages, so one check recognises them all. */
 export const ZARR_ERROR_BRAND: unique symbol = Symbol.for("@z/error") as never;
 
-/** True for any error thrown by an `@z` package, whichever package defined its class. */
+/**
+ * True for any error thrown by an `@z` package, whichever package defined its class.
+ * @example
+ * ```ts
+ * try {
+ *   await openArray(store, { path: "missing" });
+ * } catch (e) {
+ *   if (isZarrError(e)) console.error(e.name, e.message); // NotFoundError No array at "/missing"
+ * }
+ * ```
+ * @category Errors
+ */
 export function isZarrError(error: unknown): error is Error {
   return typeof error === "object" && error !== null && (error as never)[ZARR_ERROR_BRAND] === true;
 }
 
-/** Base class of the errors raised by stores. */
+/**
+ * Base class of the errors raised by stores.
+ * @category Errors
+ */
 export class StoreError extends Error {
   override name = "StoreError";
   readonly [ZARR_ERROR_BRAND] = true;
 }
 
-/** A key that a store refuses: empty segments, `.` or `..`, backslashes, NUL, a leading `/`. */
+/**
+ * A key that a store refuses: empty segments, `.` or `..`, backslashes, NUL, a leading `/`.
+ * @category Errors
+ */
 export class InvalidKeyError extends StoreError {
   override name = "InvalidKeyError";
   constructor(
@@ -23,7 +40,10 @@ export class InvalidKeyError extends StoreError {
   }
 }
 
-/** A node or key that does not exist where it was looked for. */
+/**
+ * A node or key that does not exist where it was looked for.
+ * @category Errors
+ */
 export class NotFoundError extends StoreError {
   override name = "NotFoundError";
   constructor(
@@ -35,20 +55,25 @@ export class NotFoundError extends StoreError {
   }
 }
 
-/** A write, delete or create on a store (or node) opened read-only. */
+/**
+ * A write, delete or create on a store (or node) opened read-only.
+ * @category Errors
+ */
 export class ReadOnlyError extends StoreError {
   override name = "ReadOnlyError";
   constructor(
     readonly key: string,
     action = "write",
+    reason = "the store is read-only",
   ) {
-    super(`Cannot ${action} ${JSON.stringify(key)}: the store is read-only`);
+    super(`Cannot ${action} ${JSON.stringify(key)}: ${reason}`);
   }
 }
 
 /**
  * A conditional write (`ifMatch` / `ifNoneMatch`) found the key changed or present: another
  * writer got there first. Read again and retry.
+ * @category Errors
  */
 export class ConflictError extends StoreError {
   override name = "ConflictError";
@@ -63,6 +88,7 @@ export class ConflictError extends StoreError {
 /**
  * A read-modify-write of a key (a chunk, a shard) met a conflicting writer on every attempt:
  * other writers kept changing the key between its read and its conditional write.
+ * @category Errors
  */
 export class TooManyConflictsError extends ConflictError {
   override name = "TooManyConflictsError";
@@ -81,7 +107,10 @@ export class TooManyConflictsError extends ConflictError {
   }
 }
 
-/** A store that lacks a capability an operation needs (writing, listing, ranges). */
+/**
+ * A store that lacks a capability an operation needs (writing, listing, ranges).
+ * @category Errors
+ */
 export class UnsupportedOperationError extends StoreError {
   override name = "UnsupportedOperationError";
 }

@@ -14,3 +14,4 @@ export * from "./normalize.js";
 export * from "./range.js";
 export * from "./store.js";
 export * from "./wrappers.js";
+export * from "./writable-check.js";

@@ -12,6 +12,14 @@ const factories = new Map<string, StoreFactory>();
  * `open("file:…")` or `open("zip:…")` work. `scheme` is lower-case without the colon; the
  * scheme `""` handles locations without one (plain paths). `@z/zarr` registers the built-in
  * stores; register your own (`s3`, `gs`, …) the same way.
+ * @example
+ * ```ts
+ * // "mem:..." locations open one shared in-memory store.
+ * const shared = new MemoryStore();
+ * registerStore("mem", () => shared);
+ * await createGroup("mem:anything");
+ * ```
+ * @category Extending
  */
 export function registerStore(scheme: string, factory: StoreFactory): void {
   factories.set(scheme.toLowerCase(), factory);
@@ -26,6 +34,11 @@ export function schemeOf(location: string): string {
 /**
  * Opens the store a location names, through the factory registered for its scheme.
  * @throws StoreError when no factory handles the scheme
+ * @example
+ * ```ts
+ * const store = await resolveStore("https://example.org/data.zarr"); // an HttpStore
+ * ```
+ * @category Stores
  */
 export async function resolveStore(location: string): Promise<Readable> {
   const scheme = schemeOf(location);

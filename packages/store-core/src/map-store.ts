@@ -21,6 +21,12 @@ function versionOf(value: Uint8Array): string {
  * A store over a `Map<string, Uint8Array>`: the adapter that lets a plain `Map` be used as a
  * store, and the reference model the store contract tests compare other stores against.
  * Values are copied on write, so later changes to the caller's buffer do not leak in.
+ * @example
+ * ```ts
+ * const store = new MapStore(new Map());
+ * await createArray(store, { shape: [4], dtype: "uint8" });
+ * ```
+ * @category Stores
  */
 export class MapStore implements FullStore {
   /** The map holding the values; shared with the caller when one was passed in. */

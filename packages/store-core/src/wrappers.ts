@@ -19,6 +19,12 @@ export type SignalOptions = { signal?: AbortSignal };
 /**
  * A read-only view of a store: reads and listings pass through, writes reject with
  * {@link ReadOnlyError} before anything reaches the wrapped store.
+ * @example
+ * ```ts
+ * const readOnly = new ReadOnlyStore(new FsStore("data.zarr"));
+ * const arr = await openArray(readOnly); // arr.set(...) throws ReadOnlyError
+ * ```
+ * @category Stores
  */
 export class ReadOnlyStore implements Readable, Writable, Partial<Listable> {
   constructor(readonly inner: Readable) {
@@ -55,6 +61,12 @@ export class ReadOnlyStore implements Readable, Writable, Partial<Listable> {
 /**
  * A view of the part of a store under a path, as if that path were the root: key `k` of the
  * view is key `path/k` of the wrapped store.
+ * @example
+ * ```ts
+ * const sub = new PrefixStore(new FsStore("data.zarr"), "group/array");
+ * const arr = await openArray(sub); // the array at group/array, seen as the root
+ * ```
+ * @category Stores
  */
 export class PrefixStore implements Readable, Writable, Listable {
   readonly path: string;
@@ -165,6 +177,13 @@ export interface StoreRequest {
 /**
  * Records every request made to the wrapped store (and optionally reports each one), so tests
  * and users can see how many reads an operation costs and which keys it touched.
+ * @example
+ * ```ts
+ * const logged = new LoggingStore(new FsStore("data.zarr"));
+ * await (await openArray(logged)).get([0, null]);
+ * console.log(logged.requests); // every get, with its key and range
+ * ```
+ * @category Stores
  */
 export class LoggingStore implements Readable, Partial<Writable>, Partial<Listable> {
   /** The requests seen so far, oldest first. */

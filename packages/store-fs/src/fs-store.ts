@@ -73,6 +73,13 @@ export interface FsStoreOptions {
  * - `delete` removes the folders it leaves empty, up to the root.
  * - Every write of a key holds the key's lock file (`lockFiles`, default true), so conditional
  *   writes (`getVersioned`, `ifMatch`, `ifNoneMatch`) hold across processes.
+ * @example
+ * ```ts
+ * const store = new FsStore("data.zarr"); // created if missing
+ * const arr = await createArray(store, { shape: [100, 100], chunks: [10, 10], dtype: "int16" });
+ * await arr.set(null, 1); // one file per chunk under data.zarr/c/
+ * ```
+ * @category Stores
  */
 export class FsStore implements Readable, Writable, Listable {
   /** The absolute path of the store's folder. */

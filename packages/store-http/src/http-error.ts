@@ -10,6 +10,7 @@ export function redactUrl(url: string): string {
  * An HTTP request that failed: a status that is neither success nor "missing", a server that
  * kept failing after every retry, or an answer the store cannot make sense of. The URL in the
  * message has its query string removed.
+ * @category Errors
  */
 export class HttpError extends StoreError {
   override name = "HttpError";

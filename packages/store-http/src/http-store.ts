@@ -65,6 +65,7 @@ interface Outgoing {
  * });
  * const bytes = await store.get("temperature/c/0/0", { range: { offset: 0, length: 1024 } });
  * ```
+ * @category Stores
  */
 export class HttpStore implements Readable, Writable {
   /** The base URL, ending in `/` (query string removed; it is still sent with every request). */

@@ -23,6 +23,13 @@ export type MemoryStoreInit =
  * the stored bytes without copying: treat it as read-only.
  *
  * To use a `Map` you already have without copying it, use `MapStore` from `@z/store-core`.
+ * @example
+ * ```ts
+ * const store = new MemoryStore();
+ * const arr = await createArray(store, { shape: [100], chunks: [10], dtype: "float32" });
+ * console.log(await collectKeys(store.list())); // ["zarr.json"]
+ * ```
+ * @category Stores
  */
 export class MemoryStore extends MapStore {
   /**

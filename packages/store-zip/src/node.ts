@@ -115,7 +115,15 @@ export async function fileSink(
   };
 }
 
-/** Opens a local zip file as a read-only store. */
+/**
+ * Opens a local zip file as a read-only store.
+ * @example
+ * ```ts
+ * const zip = await openZipFile("data.zarr.zip");
+ * const root = await openGroup(zip);
+ * ```
+ * @category Stores
+ */
 export function openZipFile(path: string, options: ZipReadOptions = {}): Promise<ZipStore> {
   return ZipStore.open(fileSource(path), options);
 }
@@ -123,6 +131,13 @@ export function openZipFile(path: string, options: ZipReadOptions = {}): Promise
 /**
  * Creates a local zip file and a store writing into it; `close()` the store to complete the
  * archive. Fails if the file exists, unless `overwrite` is set.
+ * @example
+ * ```ts
+ * const zip = await createZipFile("copy.zarr.zip");
+ * await createArray(zip, { shape: [10], dtype: "uint8" });
+ * await zip.close(); // writes the central directory
+ * ```
+ * @category Stores
  */
 export async function createZipFile(
   path: string,

@@ -90,6 +90,12 @@ export function detectPrefix(names: Iterable<string>): string {
  * archive is not valid until then. Setting a key again, or deleting it, drops the old entry
  * from the directory (its bytes stay in the file, unreferenced: copy the store to compact it).
  * Reads and listings see what was written so far.
+ * @example
+ * ```ts
+ * const zip = await ZipStore.fromStore(new HttpStore("https://example.org/archives/"), "data.zarr.zip");
+ * const arr = await openArray(zip, { path: "temperature" });
+ * ```
+ * @category Stores
  */
 export class ZipStore implements FullStore {
   /** The folder inside the archive that is the store's root (`""` or ending in `/`). */

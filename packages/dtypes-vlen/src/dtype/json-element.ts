@@ -21,7 +21,7 @@ export class JsonFloat {
 
 /**
  * The JSON form of an element of a variable-length array for `zarr get --json`: strings as
- * strings, bytes as `{"base64": ...}`, numbers as DESIGN.md says (`"NaN"`, `"Infinity"`,
+ * strings, bytes as `{"base64": ...}`, numbers as JSON can hold them (`"NaN"`, `"Infinity"`,
  * integers beyond 2^53 as decimal strings), lists and objects recursively.
  * @param numericArrays write Uint8Arrays as lists of numbers (vlen-array elements), not bytes
  */

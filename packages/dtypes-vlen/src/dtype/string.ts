@@ -66,5 +66,13 @@ export class StringDataType extends PlainArrayType<string> {
   }
 }
 
-/** The `string` data type. */
+/**
+ * The `string` data type.
+ * @example
+ * ```ts
+ * const names = await createArray(store, { shape: [2], dtype: "string", serializer: "vlen-utf8", fillValue: "" });
+ * await names.set(null, ["a", "b"]);
+ * ```
+ * @category Data types
+ */
 export const stringDataType = new StringDataType();

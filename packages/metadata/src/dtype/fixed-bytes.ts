@@ -133,7 +133,7 @@ export abstract class FixedBytesBase implements DataType<Uint8Array, Uint8Array>
     data.set(value.subarray(0, this.length), start);
   }
 
-  /** `{"base64": "..."}` (DESIGN.md section 3). */
+  /** `{"base64": "..."}`, as `zarr get --json` writes bytes. */
   toJsonElement(value: Uint8Array): JsonValue {
     return { base64: bytesToBase64(value) };
   }

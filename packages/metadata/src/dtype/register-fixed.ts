@@ -78,7 +78,16 @@ function resolveV3(json: JsonValue): DataType | undefined {
   }
 }
 
-/** Registers the fixed-size data types (called once, by registry.ts). */
+/**
+ * Registers the fixed-size data types (called once, by registry.ts).
+ * @example
+ * ```ts
+ * // Runs once when @z/metadata loads; afterwards these dtypes just work:
+ * await createArray(store, { zarrFormat: 2, shape: [3], dtype: "<U8" }); // fixed-length unicode
+ * await createArray(store, { path: "t", shape: [3], dtype: "<M8[s]", zarrFormat: 2 }); // datetime64
+ * ```
+ * @category Data types
+ */
 export function registerFixedSizeDataTypes(): void {
   registerDataType(complex64 as DataType);
   registerDataType(complex128 as DataType);

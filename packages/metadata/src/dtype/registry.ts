@@ -25,6 +25,14 @@ const v2Resolvers: V2DataTypeResolver[] = [];
 /**
  * Registers a data type, or resolvers for a family of them (types with parameters, such as
  * `r16` or a datetime unit). Later registrations win over earlier ones.
+ * @example
+ * ```ts
+ * // A data type object (name, itemSize, encode/decode, fill values, ...) under its v3 name:
+ * registerDataType(myDataType);
+ * // or resolvers for metadata forms that are not a plain name:
+ * registerDataType({ v3: (json) => (isMyForm(json) ? myDataTypeFor(json) : undefined) });
+ * ```
+ * @category Extending
  */
 export function registerDataType(
   entry: DataType | { v3?: V3DataTypeResolver; v2?: V2DataTypeResolver },

@@ -1,0 +1,17 @@
+/** One TypeScript or JavaScript block of a Markdown text. */
+export interface CodeBlock {
+  /** The 1-based line of the block's first code line. */
+  line: number;
+  /** The block's text. */
+  code: string;
+  /** False when marked `<!-- example: no-run (reason) -->`: type-checked, never run. */
+  run: boolean;
+  /** Why a block does not run, when the marker says. */
+  reason: string | undefined;
+}
+
+/** The TypeScript and JavaScript blocks of a Markdown text, in order. */
+export function codeBlocks(markdown: string): CodeBlock[];
+
+/** One module from a file's blocks (notebook-style, imports merged at the top). */
+export function programOf(source: string, blocks: CodeBlock[]): string;
