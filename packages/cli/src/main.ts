@@ -17,7 +17,9 @@ Commands:
   get <location> [--path P] [--select SEL] --json
                                               the selected values as one JSON object
   copy <src> <dst> [--path P] [--format 2|3] [--compressor none|gzip|zstd|blosc]
-       [--chunks a,b,c] [--overwrite]         rewrite an array or a hierarchy
+       [--chunks a,b,c] [--overwrite] [--json]
+                                              rewrite an array or a hierarchy; ends with a
+                                              summary (arrays, chunks, bytes), as JSON with --json
 
 <location> is a directory holding a Zarr hierarchy (v2 or v3), a .zip file of one, or an
 http(s) URL of either (read-only). A copy destination is a directory or a new .zip file.
@@ -104,6 +106,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
           compressor: parseCompressor(values.compressor),
           chunks: parseChunks(values.chunks),
           overwrite: values.overwrite,
+          json: values.json,
         });
         return 0;
       }
@@ -115,7 +118,11 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
     ) {
-      output.err(`zarr: ${(error as Error).message}\n\n${USAGE}`);
+      // A plain usage error is about the command line; its subclasses (an option that does not
+      // fit a node) name themselves and need no usage text.
+      const e = error as Error;
+      const plain = !(error instanceof UsageError) || e.name === "UsageError";
+      output.err(plain ? `zarr: ${e.message}\n\n${USAGE}` : `zarr: ${e.name}: ${e.message}\n`);
       return 2;
     }
     const e = error as Error;
