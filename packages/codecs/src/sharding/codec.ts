@@ -241,17 +241,13 @@ export class ShardingCodec implements ArrayToBytesCodec {
     const data = dataType.create(product(shape));
     const stride = cOrderStrides(shape);
     const innerShape = this.configuration.chunkShape;
-    let filled = false;
+    const entries = Array.from({ length: this.innerCount }, (_, i) => index.entry(i, bytes.length));
+    // Filled first: filling later would wipe the inner chunks already copied.
+    if (entries.some((entry) => !entry)) dataType.fill(data, fillValue);
     for (let i = 0; i < this.innerCount; i++) {
-      const entry = index.entry(i, bytes.length);
+      const entry = entries[i];
       const offset = this.innerOffset(i, stride);
-      if (!entry) {
-        if (!filled) {
-          dataType.fill(data, fillValue);
-          filled = true;
-        }
-        continue;
-      }
+      if (!entry) continue;
       const inner = await this.decodeInner(
         bytes.subarray(entry.offset, entry.offset + entry.nbytes),
         i,
