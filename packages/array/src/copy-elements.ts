@@ -43,7 +43,8 @@ function storedLayout(meta: ArrayMetadata): string {
     // Memory order means nothing to chunks of one dimension or fewer.
     if (meta.shape.length <= 1) layout.order = "C";
   }
-  return JSON.stringify(layout);
+  // Fill values of 64-bit types are bigints.
+  return JSON.stringify(layout, (_, v) => (typeof v === "bigint" ? `${v}n` : v));
 }
 
 /**

@@ -1,10 +1,4 @@
-import {
-  consolidateMetadata,
-  copyArrayElements,
-  createHierarchy,
-  open,
-  type ZarrArray,
-} from "@z/zarr";
+import { consolidateMetadata, copyArrayElements, createHierarchy, open, openArray } from "@z/zarr";
 import { countingWrites, type WriteCounts } from "../copy/counting-store.js";
 import { type CopyChanges, planCopy } from "../copy/plan.js";
 import { UsageError } from "../errors.js";
@@ -82,9 +76,11 @@ export async function copyCommand(
   const counts: WriteCounts = { chunks: 0, bytes: 0 };
   const location = await openLocation(destination, { create: true });
   const to = countingWrites(location, counts);
-  const created = await createHierarchy(to, plan.nodes, { overwrite: options.overwrite });
+  await createHierarchy(to, plan.nodes, { overwrite: options.overwrite });
   for (const { source: array } of plan.arrays) {
-    const target = created.get(array.path) as ZarrArray;
+    // Written through the metadata as readers will open it, so what the writer leaves out as
+    // the fill value is what readers fill in (a v2 object array's null fill value, say).
+    const target = await openArray(to, { path: array.path });
     const bar = new ProgressBar(output, `copy /${array.path}`);
     await copyArrayElements(array, target, {
       concurrency: options.concurrency ?? 4,

@@ -1,12 +1,18 @@
 import {
+  type ArrayMetadata,
   type ArrayOptions,
+  arrayMetadataDocuments,
   type BytesToBytesCodec,
   buildArrayMetadata,
   CodecConfigError,
   type CodecPipeline,
   type Group,
   type JsonObject,
+  type JsonValue,
   type NodeSpec,
+  parseJson,
+  parseV2Node,
+  parseV3Node,
   readNodeMetadata,
   ShardingCodec,
   sameStoredLayout,
@@ -84,6 +90,36 @@ export function describeChanges(changes: CopyChanges): string {
   return parts.length > 0 ? parts.join(" ") : "no options";
 }
 
+/**
+ * The fill value of a copy. A v2 `null` fill value stays null in v2; v3 needs one, and takes
+ * the data type's default (what zarr-python 3 reads missing chunks of such arrays as).
+ */
+function fillValueFor(source: ZarrArray, format: 2 | 3): unknown {
+  const meta = source.metadata;
+  if (format === 2) return meta.fillValueJson === null ? null : meta.fillValue;
+  if (meta.fillValue !== null && meta.fillValue !== undefined) return meta.fillValue;
+  // The type's own v3 form of "no fill value" (v2 object arrays hold null: "" for strings).
+  const t = meta.dataType;
+  return t.parseFill(t.fillToJson(t.defaultFill as never, 3), 3);
+}
+
+/**
+ * The metadata as readers will parse it from the documents written for it, so a copy that
+ * would write metadata no reader can open is refused before anything is written.
+ */
+function readBack(metadata: ArrayMetadata, path: string): ArrayMetadata {
+  const docs = new Map(arrayMetadataDocuments(metadata));
+  const doc = (name: string) => {
+    const bytes = docs.get(name);
+    return bytes === undefined ? undefined : parseJson(bytes, `/${path}/${name}`);
+  };
+  const node =
+    metadata.zarrFormat === 3
+      ? parseV3Node(doc("zarr.json") as JsonValue, `/${path}/zarr.json`)
+      : parseV2Node(doc(".zarray"), undefined, doc(".zattrs"), (name) => `/${path}/${name}`);
+  return node.metadata as ArrayMetadata;
+}
+
 /** The bytes-to-bytes codecs of a pipeline, those inside its shards included. */
 function bytesCodecs(pipeline: CodecPipeline): BytesToBytesCodec[] {
   const serializer = pipeline.arrayToBytes.codec;
@@ -129,14 +165,14 @@ export async function planArray(source: ZarrArray, changes: CopyChanges): Promis
       shape: meta.shape,
       dtype: meta.dataType,
       ...copyLayout(source, { format, compressor: changes.compressor, chunks }),
-      fillValue: meta.fillValueJson === null && format === 2 ? null : meta.fillValue,
+      fillValue: fillValueFor(source, format),
       zarrFormat: format,
       ...keyEncodingFor(source, format),
       ...dimensionsFor(source, format),
     };
     // Building the array object builds its codec pipelines: unknown or misconfigured codecs
     // fail here. The object does no I/O.
-    const metadata = buildArrayMetadata(options);
+    const metadata = readBack(buildArrayMetadata(options), source.path);
     const copy = new ZarrArray(source.store, source.path, metadata);
     if (!sameStoredLayout(meta, metadata)) await checkEncoders(copy);
     return options;
