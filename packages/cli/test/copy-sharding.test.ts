@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { havePython, runCli, runPython, scratchFolders } from "@z/test-utils";
+import { havePython, repositoryRoot, runCli, runPython, scratchFolders } from "@z/test-utils";
 import {
   copyArrayElements,
   crc32c,
@@ -319,6 +320,27 @@ describe("zarr copy of nested shards", () => {
       const { array: copied, values: got } = await ours(destination, "nested");
       check(copied);
       expect(got, args.join(" ")).toEqual(expected);
+    }
+  });
+});
+
+const bin = path.join(repositoryRoot, "packages/cli/dist/bin.js");
+describe.skipIf(!existsSync(bin))("zarr copy through the built binary", () => {
+  it("copies the hand-built shards to v3 (re-chunked) and v2 in a real process", async () => {
+    const source = scratch();
+    writeHandShardedSource(source);
+    for (const args of [
+      ["--chunks", "3,5", "--json"],
+      ["--format", "2", "--json"],
+    ]) {
+      const destination = scratch();
+      const out = execFileSync(process.execPath, [bin, "copy", source, destination, ...args], {
+        encoding: "utf8",
+      });
+      expect(JSON.parse(out)).toMatchObject({ arrays: 1, groups: 1 });
+      expect((await ours(destination)).values).toEqual(EXPECTED);
+      if (args[0] === "--chunks")
+        expect(await zarritaValues(destination, "grid")).toEqual(EXPECTED);
     }
   });
 });
