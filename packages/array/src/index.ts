@@ -14,6 +14,7 @@ export * from "./codec-specs.js";
 export * from "./concurrency.js";
 export * from "./consolidated.js";
 export * from "./container-types.js";
+export * from "./copy-elements.js";
 export * from "./create.js";
 export * from "./create-metadata.js";
 export * from "./creation.js";

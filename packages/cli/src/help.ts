@@ -69,15 +69,17 @@ ${LOCATION}`,
   },
   copy: {
     usage: `copy <src> <dst> [--path P] [--format 2|3] [--compressor none|gzip|zstd|blosc]
-       [--chunks a,b,c] [--overwrite]`,
+       [--chunks a,b,c] [--overwrite] [--json]`,
     summary: "rewrite an array or a hierarchy",
     details: `Copies the node at --path (default the whole hierarchy) from <src> to <dst>, optionally
 converting the format, compressor and chunk shape. An existing node at the destination is
-replaced only with --overwrite.
+replaced only with --overwrite. Every option is checked against every source array before
+anything is written. The copy ends with a summary line (nodes, chunks, bytes) on standard
+error; with --json, standard output gets the same counts as one JSON object.
 
 <src> is a location as below; <dst> is a directory or a new .zip file.
 ${LOCATION}`,
-    options: ["path", "format", "compressor", "chunks", "overwrite"],
+    options: ["path", "format", "compressor", "chunks", "overwrite", "json"],
   },
   consolidate: {
     usage: "consolidate <location> [--path P]",

@@ -10,6 +10,8 @@ export * from "./commands/copy-codecs.js";
 export * from "./commands/get.js";
 export * from "./commands/info.js";
 export * from "./commands/tree.js";
+export * from "./copy/copy-option-error.js";
+export * from "./copy/plan.js";
 export * from "./errors.js";
 export * from "./float-digits.js";
 export * from "./help.js";

@@ -1,10 +1,13 @@
 import { rm, stat } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import {
   createZipFile,
   FsStore,
+  isWritable,
   isZipLocation,
   type Readable,
   resolveStore,
+  schemeOf,
   ZipStore,
 } from "@z/zarr";
 import { UsageError } from "./errors.js";
@@ -29,6 +32,28 @@ export async function openLocation(
   if (!create) return openSource(location);
   if (isUrl(location))
     throw new UsageError(`Cannot write to ${location}: HTTP locations are read-only`);
+  const scheme = schemeOf(location);
+  if (scheme === "file") return openDestinationPath(fileURLToPath(location));
+  if (scheme !== "") return openDestinationUrl(location, scheme);
+  return openDestinationPath(location);
+}
+
+/**
+ * A destination with a URL scheme other than file: opened through the store registered for
+ * it, never taken for a local path (`s3://bucket/x` must not become a folder named `s3:`).
+ * @throws StoreError when no store is registered for the scheme
+ */
+async function openDestinationUrl(location: string, scheme: string): Promise<Readable> {
+  const store = await resolveStore(location);
+  if (!isWritable(store)) {
+    if (store instanceof ZipStore) opened.set(store, undefined);
+    throw new UsageError(`Cannot write to ${location}: the "${scheme}:" store is read-only`);
+  }
+  return store;
+}
+
+/** A local destination: a directory (created when missing) or a new `.zip` file. */
+async function openDestinationPath(location: string): Promise<Readable> {
   const info = await stat(location).catch(() => undefined);
   if (isZipLocation(location)) {
     if (info !== undefined) {

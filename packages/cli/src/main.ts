@@ -111,11 +111,17 @@ export async function main(argv: string[], output: Output = processOutput): Prom
           compressor: parseCompressor(values.compressor),
           chunks: parseChunks(values.chunks),
           overwrite: Boolean(flags.overwrite),
+          json,
         });
         return 0;
       }
     }
   } catch (error) {
+    if (error instanceof UsageError && error.name !== "UsageError") {
+      // Its subclasses (an option that does not fit a node) name themselves; no usage text.
+      output.err(`zarr: ${error.name}: ${error.message}\n`);
+      return 2;
+    }
     if (error instanceof UsageError) {
       // A parse error comes before the command is known: name the one on the command line.
       const command =

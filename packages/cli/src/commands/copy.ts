@@ -1,149 +1,102 @@
-import {
-  createArray,
-  createGroup,
-  forEachConcurrent,
-  type Group,
-  type JsonObject,
-  open,
-  type Readable,
-  slice,
-  ZarrArray,
-} from "@z/zarr";
+import { consolidateMetadata, copyArrayElements, createHierarchy, open, openArray } from "@z/zarr";
+import { countingWrites, type WriteCounts } from "../copy/counting-store.js";
+import { type CopyChanges, planCopy } from "../copy/plan.js";
 import { UsageError } from "../errors.js";
 import { completeLocation, openLocation } from "../location.js";
 import type { Output } from "../output.js";
 import { ProgressBar } from "../progress.js";
-import { type CompressorChoice, copyCodecs } from "./copy-codecs.js";
+import { COMPRESSOR_CHOICES, isCompressorChoice } from "./copy-codecs.js";
 
 /** Options of `zarr copy`. */
-export interface CopyOptions {
+export interface CopyOptions extends CopyChanges {
   /** The node to copy (default the root); it lands at the same path in the destination. */
   path?: string;
-  /** The destination format (default: the source's). */
-  format?: 2 | 3;
-  /** Replace the compressor. */
-  compressor?: CompressorChoice;
-  /** New chunk shape for arrays (only valid when copying one array, or arrays of that rank). */
-  chunks?: number[];
   /** Replace what exists at the destination path (its whole subtree). */
   overwrite?: boolean;
-  /** Chunks copied at once (default 4). */
+  /** Destination chunks (or shards) written at once (default 4). */
   concurrency?: number;
+  /** Print the summary as one JSON object on standard output. */
+  json?: boolean;
 }
 
-/** xarray's v2 convention for dimension names, which v3 holds in `dimension_names`. */
-const XARRAY_DIMS = "_ARRAY_DIMENSIONS";
-
-function dimensionsFor(
-  source: ZarrArray,
-  format: 2 | 3,
-): { attributes: JsonObject; dimensionNames?: (string | null)[] } {
-  const attributes = source.attrs;
-  if (format === 2) {
-    if (source.dimensionNames && !(XARRAY_DIMS in attributes))
-      attributes[XARRAY_DIMS] = source.dimensionNames;
-    return { attributes };
-  }
-  const names = source.dimensionNames ?? (attributes[XARRAY_DIMS] as (string | null)[] | undefined);
-  if (source.zarrFormat === 2 && Array.isArray(names) && names.length === source.ndim) {
-    delete attributes[XARRAY_DIMS];
-    return { attributes, dimensionNames: names };
-  }
-  return { attributes, dimensionNames: source.dimensionNames };
+/** What a copy did. */
+export interface CopySummary extends WriteCounts {
+  /** Arrays copied. */
+  arrays: number;
+  /** Groups copied. */
+  groups: number;
+  /** Groups given consolidated metadata at the destination (as their sources had). */
+  consolidated: number;
 }
 
-async function copyArray(
-  output: Output,
-  source: ZarrArray,
-  target: Readable,
-  options: CopyOptions,
-): Promise<void> {
-  const format = options.format ?? source.zarrFormat;
-  if (options.chunks && options.chunks.length !== source.ndim) {
+function checkOptions(options: CopyOptions): void {
+  if (options.format !== undefined && options.format !== 2 && options.format !== 3)
+    throw new UsageError(`--format must be 2 or 3, got ${options.format}`);
+  if (options.compressor !== undefined && !isCompressorChoice(options.compressor)) {
     throw new UsageError(
-      `--chunks has ${options.chunks.length} extents; /${source.path} has ${source.ndim} dimensions`,
+      `--compressor must be one of ${COMPRESSOR_CHOICES.join(", ")}, got ${options.compressor}`,
     );
   }
-  const meta = source.metadata;
-  const destination = await createArray(target as never, {
-    path: source.path,
-    shape: meta.shape,
-    dtype: meta.dataType,
-    chunks: options.chunks ?? meta.chunkGrid.chunkShape,
-    fillValue: meta.fillValueJson === null && format === 2 ? null : meta.fillValue,
-    codecs: copyCodecs(source, format, options.compressor),
-    zarrFormat: format,
-    overwrite: options.overwrite,
-    ...dimensionsFor(source, format),
-  });
-  const chunks = destination.chunks;
-  const grid = destination.metadata.chunkGrid.gridShape(destination.shape);
-  const total = grid.reduce((a, b) => a * b, 1);
-  const bar = new ProgressBar(output, `copy /${source.path}`);
-  let done = 0;
-  // One destination chunk at a time keeps memory bounded by a few chunks whatever the size.
-  await forEachConcurrent(gridPoints(grid), options.concurrency ?? 4, async (coords) => {
-    const selection = coords.map((c, axis) =>
-      slice(c * chunks[axis], Math.min((c + 1) * chunks[axis], meta.shape[axis])),
-    );
-    const block = await source.get(selection);
-    await destination.set(selection, block);
-    bar.update(++done, total);
-  });
-  bar.finish();
+  const { concurrency } = options;
+  if (concurrency !== undefined && (!Number.isSafeInteger(concurrency) || concurrency < 1))
+    throw new UsageError(`concurrency must be a positive integer, got ${concurrency}`);
 }
 
-function* gridPoints(grid: readonly number[]): Generator<number[]> {
-  if (grid.some((n) => n === 0)) return;
-  const index = new Array<number>(grid.length).fill(0);
-  for (;;) {
-    yield [...index];
-    let axis = grid.length - 1;
-    for (; axis >= 0; axis--) {
-      if (++index[axis] < grid[axis]) break;
-      index[axis] = 0;
-    }
-    if (axis < 0) return;
-  }
-}
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-async function copyNode(
-  output: Output,
-  node: ZarrArray | Group,
-  target: Readable,
-  options: CopyOptions,
-): Promise<number> {
-  if (node instanceof ZarrArray) {
-    await copyArray(output, node, target, options);
-    return 1;
-  }
-  const format = options.format ?? node.zarrFormat;
-  await createGroup(target as never, {
-    path: node.path,
-    zarrFormat: format,
-    attributes: node.attrs,
-    overwrite: options.overwrite,
-  });
-  let copied = 1;
-  for (const [, child] of await node.members())
-    copied += await copyNode(output, child, target, options);
-  return copied;
+/** The summary line `zarr copy` ends with. */
+export function summaryLine(summary: CopySummary, source: string, destination: string): string {
+  const nodes = summary.arrays + summary.groups;
+  return (
+    `copied ${plural(nodes, "node")} (${plural(summary.arrays, "array")}, ${plural(summary.groups, "group")}), ` +
+    `${plural(summary.chunks, "chunk")}, ${plural(summary.bytes, "byte")} from ${source} to ${destination}`
+  );
 }
 
 /**
- * `zarr copy <src> <dst>`: rewrites an array or a whole hierarchy (attributes included) into
- * another location, optionally converting the format, compressor and chunking.
+ * `zarr copy <src> <dst>`: rewrites an array or a whole hierarchy (attributes and consolidated
+ * metadata included) into another location, optionally converting the format, compressor and
+ * chunking. Every option is checked against every source array before anything is written;
+ * then the metadata is written, and each array is copied one destination chunk (or shard) per
+ * task, so no stored object is written by two tasks. Ends with a summary line on standard
+ * error, or, with `json`, one JSON object on standard output.
+ * @throws CopyOptionError (a UsageError) naming the option and the node; the store and
+ *   codec errors of the source and destination
  */
 export async function copyCommand(
   output: Output,
   source: string,
   destination: string,
   options: CopyOptions,
-): Promise<void> {
+): Promise<CopySummary> {
+  checkOptions(options);
   const from = await openLocation(source);
-  const to = await openLocation(destination, { create: true });
-  const node = await open(from, { path: options.path });
-  const count = await copyNode(output, node, to, options);
-  await completeLocation(to);
-  output.err(`copied ${count} node${count === 1 ? "" : "s"} from ${source} to ${destination}\n`);
+  const root = await open(from, { path: options.path });
+  const plan = await planCopy(root, options);
+  const counts: WriteCounts = { chunks: 0, bytes: 0 };
+  const location = await openLocation(destination, { create: true });
+  const to = countingWrites(location, counts);
+  await createHierarchy(to, plan.nodes, { overwrite: options.overwrite });
+  for (const { source: array } of plan.arrays) {
+    // Written through the metadata as readers will open it, so what the writer leaves out as
+    // the fill value is what readers fill in (a v2 object array's null fill value, say).
+    const target = await openArray(to, { path: array.path });
+    const bar = new ProgressBar(output, `copy /${array.path}`);
+    await copyArrayElements(array, target, {
+      concurrency: options.concurrency ?? 4,
+      onProgress: ({ done, total }) => bar.update(done, total),
+    });
+    bar.finish();
+  }
+  for (const path of plan.consolidated) await consolidateMetadata(to, { path });
+  await completeLocation(location);
+  const summary: CopySummary = {
+    arrays: plan.arrays.length,
+    groups: plan.nodes.size - plan.arrays.length,
+    consolidated: plan.consolidated.length,
+    ...counts,
+  };
+  if (options.json) output.out(`${JSON.stringify(summary)}\n`);
+  output.err(`${summaryLine(summary, source, destination)}\n`);
+  return summary;
 }
