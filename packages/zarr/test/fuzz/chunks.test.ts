@@ -24,7 +24,10 @@ function chunkCase(arrays: readonly { chunkKeys: string[] }[]): fc.Arbitrary<Chu
   });
 }
 
-function damaged(written: WrittenArray, input: ChunkCase): { key: string; bytes: Uint8Array; store: MemoryStore } {
+function damaged(
+  written: WrittenArray,
+  input: ChunkCase,
+): { key: string; bytes: Uint8Array; store: MemoryStore } {
   const key = written.chunkKeys[input.chunk % written.chunkKeys.length];
   const original = written.files.find(([k]) => k === key)?.[1] as Uint8Array;
   const bytes = applyByteMutations(original, input.mutations);
@@ -63,11 +66,14 @@ describe("fuzz: damaged chunks of every codec", () => {
         const arr = await openArray(store);
         const all = await arr.get();
         if (JSON.stringify(all.shape) !== JSON.stringify(arr.shape)) {
-          throw new InvariantError(`read shape ${JSON.stringify(all.shape)} for an array of ${JSON.stringify(arr.shape)}`);
+          throw new InvariantError(
+            `read shape ${JSON.stringify(all.shape)} for an array of ${JSON.stringify(arr.shape)}`,
+          );
         }
         // A part of the array: the partial (sharded) read path.
         const part = await arr.get(arr.shape.map((n) => slice(1, Math.min(n, 6))));
-        if (part.shape[0] !== Math.min(arr.shape[0], 6) - 1) throw new InvariantError("partial read of the wrong shape");
+        if (part.shape[0] !== Math.min(arr.shape[0], 6) - 1)
+          throw new InvariantError("partial read of the wrong shape");
       },
       describe: (input) => ({
         array: written[input.array].label,
@@ -82,29 +88,42 @@ describe("fuzz: damaged chunks of every codec", () => {
     expect(summary.failureCount, summary.report).toBe(0);
   });
 
-  const fixtures = loadMetadataCorpus().fixtures.map((seed) => {
-    const files: [string, Uint8Array][] = [[seed.key, new TextEncoder().encode(seed.text)], ...seed.files];
-    const metadata = /(^|\/)(zarr\.json|\.zarray|\.zattrs|\.zgroup)$/;
-    return { label: seed.label, files, chunkKeys: files.map(([k]) => k).filter((k) => !metadata.test(k)) };
-  }).filter((w) => w.chunkKeys.length > 0);
+  const fixtures = loadMetadataCorpus()
+    .fixtures.map((seed) => {
+      const files: [string, Uint8Array][] = [
+        [seed.key, new TextEncoder().encode(seed.text)],
+        ...seed.files,
+      ];
+      const metadata = /(^|\/)(zarr\.json|\.zarray|\.zattrs|\.zgroup)$/;
+      return {
+        label: seed.label,
+        files,
+        chunkKeys: files.map(([k]) => k).filter((k) => !metadata.test(k)),
+      };
+    })
+    .filter((w) => w.chunkKeys.length > 0);
 
-  it.skipIf(fixtures.length === 0)(`chunks/fixtures: chunks written by zarr-python, damaged (${fixtures.length} arrays)`, async () => {
-    const summary = await fuzz({
-      name: "chunks/fixtures",
-      arbitrary: chunkCase(fixtures),
-      async run(input) {
-        await exerciseNode(damaged(fixtures[input.array], input).store);
-      },
-      describe: (input) => ({
-        array: fixtures[input.array].label,
-        chunk: fixtures[input.array].chunkKeys[input.chunk % fixtures[input.array].chunkKeys.length],
-        mutations: fc.stringify(input.mutations),
-      }),
-      details(input) {
-        const { key, bytes } = damaged(fixtures[input.array], input);
-        return { key, damaged: bytes.length > 3000 ? `${bytes.length} bytes` : bytesText(bytes) };
-      },
-    });
-    expect(summary.failureCount, summary.report).toBe(0);
-  });
+  it.skipIf(fixtures.length === 0)(
+    `chunks/fixtures: chunks written by zarr-python, damaged (${fixtures.length} arrays)`,
+    async () => {
+      const summary = await fuzz({
+        name: "chunks/fixtures",
+        arbitrary: chunkCase(fixtures),
+        async run(input) {
+          await exerciseNode(damaged(fixtures[input.array], input).store);
+        },
+        describe: (input) => ({
+          array: fixtures[input.array].label,
+          chunk:
+            fixtures[input.array].chunkKeys[input.chunk % fixtures[input.array].chunkKeys.length],
+          mutations: fc.stringify(input.mutations),
+        }),
+        details(input) {
+          const { key, bytes } = damaged(fixtures[input.array], input);
+          return { key, damaged: bytes.length > 3000 ? `${bytes.length} bytes` : bytesText(bytes) };
+        },
+      });
+      expect(summary.failureCount, summary.report).toBe(0);
+    },
+  );
 });

@@ -28,6 +28,13 @@ function target(name: string, seeds: SeedStore[]) {
   return {
     name,
     arbitrary,
+    async warmUp() {
+      for (const seed of seeds) {
+        await exerciseNode(
+          storeOf([...seed.files, [seed.key, new TextEncoder().encode(seed.text)]]),
+        ).catch(() => undefined);
+      }
+    },
     async run(input: MetadataCase) {
       const { seed, doc } = build(input);
       const store = storeOf([...seed.files, [seed.key, doc]]);
@@ -41,7 +48,9 @@ function target(name: string, seeds: SeedStore[]) {
       const { doc } = build(input);
       const text = new TextDecoder().decode(doc);
       // Deep or long documents are cut: the mutation (and seed + path) rebuild them exactly.
-      return { document: text.length > 4000 ? `${text.slice(0, 4000)}…(${doc.length} bytes)` : text };
+      return {
+        document: text.length > 4000 ? `${text.slice(0, 4000)}…(${doc.length} bytes)` : text,
+      };
     },
   };
 }

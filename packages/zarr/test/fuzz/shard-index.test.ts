@@ -28,7 +28,13 @@ const words = ["", "a", "é", "日本語", "🚀", "zz"];
 const SETUPS: ShardSetup[] = [
   {
     label: "int16 gzip, index at the end",
-    options: { shape: [40], dtype: "int16", chunks: [4], shards: [16], compressors: [{ name: "gzip", configuration: { level: 1 } }] },
+    options: {
+      shape: [40],
+      dtype: "int16",
+      chunks: [4],
+      shards: [16],
+      compressors: [{ name: "gzip", configuration: { level: 1 } }],
+    },
     values: shorts,
     chunksPerShard: 4,
     location: "end",
@@ -36,7 +42,14 @@ const SETUPS: ShardSetup[] = [
   },
   {
     label: "float32 raw, index at the start",
-    options: { shape: [40], dtype: "float32", chunks: [8], shards: [16], shardIndexLocation: "start", compressors: null },
+    options: {
+      shape: [40],
+      dtype: "float32",
+      chunks: [8],
+      shards: [16],
+      shardIndexLocation: "start",
+      compressors: null,
+    },
     values: Float32Array.from({ length: 40 }, (_, i) => i / 3),
     chunksPerShard: 2,
     location: "start",
@@ -52,7 +65,13 @@ const SETUPS: ShardSetup[] = [
   },
   {
     label: "2-d int32 zstd",
-    options: { shape: [8, 8], dtype: "int32", chunks: [2, 2], shards: [4, 4], compressors: [{ name: "zstd", configuration: { level: 1, checksum: false } }] },
+    options: {
+      shape: [8, 8],
+      dtype: "int32",
+      chunks: [2, 2],
+      shards: [4, 4],
+      compressors: [{ name: "zstd", configuration: { level: 1, checksum: false } }],
+    },
     values: Int32Array.from({ length: 64 }, (_, i) => i * 1001),
     chunksPerShard: 4,
     location: "end",
@@ -64,7 +83,17 @@ const SETUPS: ShardSetup[] = [
       shape: [40],
       dtype: "int16",
       chunks: [16],
-      codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: [4], codecs: [bytesLE], index_codecs: [bytesLE], index_location: "end" } }],
+      codecs: [
+        {
+          name: "sharding_indexed",
+          configuration: {
+            chunk_shape: [4],
+            codecs: [bytesLE],
+            index_codecs: [bytesLE],
+            index_location: "end",
+          },
+        },
+      ],
     },
     values: shorts,
     chunksPerShard: 4,
@@ -82,7 +111,16 @@ const SETUPS: ShardSetup[] = [
           name: "sharding_indexed",
           configuration: {
             chunk_shape: [8],
-            codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: [4], codecs: [bytesLE], index_codecs: [bytesLE, crc] } }],
+            codecs: [
+              {
+                name: "sharding_indexed",
+                configuration: {
+                  chunk_shape: [4],
+                  codecs: [bytesLE],
+                  index_codecs: [bytesLE, crc],
+                },
+              },
+            ],
             index_codecs: [bytesLE, crc],
           },
         },
@@ -96,7 +134,18 @@ const SETUPS: ShardSetup[] = [
 ];
 
 type Entry =
-  | { kind: "empty" | "max-2" | "zero" | "intoIndex" | "pastEnd" | "straddleEnd" | "overflow" | "huge" | "halfEmpty" }
+  | {
+      kind:
+        | "empty"
+        | "max-2"
+        | "zero"
+        | "intoIndex"
+        | "pastEnd"
+        | "straddleEnd"
+        | "overflow"
+        | "huge"
+        | "halfEmpty";
+    }
   | { kind: "copy"; from: number }
   | { kind: "shift"; by: number }
   | { kind: "raw"; offset: bigint; nbytes: bigint };
@@ -138,8 +187,14 @@ const shardCase: fc.Arbitrary<ShardCase> = fc.record({
   setup: fc.nat({ max: SETUPS.length - 1 }),
   shard: fc.nat(),
   edits: fc.array(fc.record({ at: fc.nat(), entry }), { minLength: 1, maxLength: 4 }),
-  fixChecksum: fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-  data: fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(byteMutation, { maxLength: 2 }) }),
+  fixChecksum: fc.oneof(
+    { weight: 9, arbitrary: fc.constant(true) },
+    { weight: 1, arbitrary: fc.constant(false) },
+  ),
+  data: fc.oneof(
+    { weight: 4, arbitrary: fc.constant([]) },
+    { weight: 1, arbitrary: fc.array(byteMutation, { maxLength: 2 }) },
+  ),
 });
 
 interface Written {
@@ -166,7 +221,8 @@ function hostileShard(written: Written, input: ShardCase): { key: string; bytes:
   }
   const index = original.slice(indexAt, indexAt + indexBytes);
   const view = new DataView(index.buffer);
-  const read = (i: number) => [view.getBigUint64(i * 16, true), view.getBigUint64(i * 16 + 8, true)] as const;
+  const read = (i: number) =>
+    [view.getBigUint64(i * 16, true), view.getBigUint64(i * 16 + 8, true)] as const;
   const total = BigInt(original.length);
   for (const { at, entry: e } of input.edits) {
     const i = at % setup.chunksPerShard;
@@ -230,7 +286,13 @@ describe("fuzz: hostile shard indexes", () => {
       const arr = await openArray(new MemoryStore(w.files));
       expect((await arr.get()).shape).toEqual(arr.shape);
       // Rewriting every entry with itself and the checksum recomputed changes nothing.
-      const same = hostileShard(w, { setup: 0, shard: 0, edits: [{ at: 0, entry: { kind: "shift", by: 0 } }], fixChecksum: true, data: [] });
+      const same = hostileShard(w, {
+        setup: 0,
+        shard: 0,
+        edits: [{ at: 0, entry: { kind: "shift", by: 0 } }],
+        fixChecksum: true,
+        data: [],
+      });
       expect(same.bytes, w.setup.label).toEqual(w.files.find(([k]) => k === same.key)?.[1]);
     }
   });
@@ -239,7 +301,11 @@ describe("fuzz: hostile shard indexes", () => {
     const build = (input: ShardCase) => {
       const w = written[input.setup];
       const { key, bytes } = hostileShard(w, input);
-      return { key, bytes, store: new MemoryStore(w.files.map(([k, v]) => [k, k === key ? bytes : v] as const)) };
+      return {
+        key,
+        bytes,
+        store: new MemoryStore(w.files.map(([k, v]) => [k, k === key ? bytes : v] as const)),
+      };
     };
     const summary = await fuzz({
       name: "shard-index",
@@ -247,11 +313,15 @@ describe("fuzz: hostile shard indexes", () => {
       async run(input) {
         const arr = await openArray(build(input).store);
         const all = await arr.get();
-        if (JSON.stringify(all.shape) !== JSON.stringify(arr.shape)) throw new InvariantError("whole read of the wrong shape");
+        if (JSON.stringify(all.shape) !== JSON.stringify(arr.shape))
+          throw new InvariantError("whole read of the wrong shape");
         // Partial reads go through the shard's partial decoder (index first, then ranges).
         await arr.get(arr.shape.map((n) => slice(1, Math.min(n, 3))));
         // A write into a damaged shard reads it first (read-modify-write).
-        await arr.set(arr.shape.map(() => 0), all.data[all.data.length - 1] as never);
+        await arr.set(
+          arr.shape.map(() => 0),
+          all.data[all.data.length - 1] as never,
+        );
       },
       describe: (input) => ({ setup: written[input.setup].setup.label, case: fc.stringify(input) }),
       details(input) {

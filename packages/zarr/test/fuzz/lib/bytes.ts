@@ -120,7 +120,10 @@ export function mutateBytes(input: Uint8Array, m: ByteMutation): Uint8Array {
 }
 
 /** Applies mutations in order. */
-export function applyByteMutations(input: Uint8Array, mutations: readonly ByteMutation[]): Uint8Array {
+export function applyByteMutations(
+  input: Uint8Array,
+  mutations: readonly ByteMutation[],
+): Uint8Array {
   return mutations.reduce(mutateBytes, input);
 }
 

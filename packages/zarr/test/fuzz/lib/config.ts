@@ -22,13 +22,16 @@ export interface FuzzConfig {
   rssLimitBytes: number;
   /** Where failing cases are written. */
   outDir: string;
+  /** A file each target appends its summary to (one JSON line), for `pnpm fuzz`. */
+  summaryFile: string | undefined;
 }
 
 function numberFrom(name: string): number | undefined {
   const text = process.env[name];
   if (text === undefined || text === "") return undefined;
   const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number, got ${text}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`${name} must be a number, got ${text}`);
   return value;
 }
 
@@ -43,6 +46,7 @@ export function fuzzConfig(): FuzzConfig {
     timeoutMs: numberFrom("FUZZ_TIMEOUT_MS") ?? 2000,
     rssLimitBytes: (numberFrom("FUZZ_RSS_MB") ?? 256) * 2 ** 20,
     outDir: process.env.FUZZ_OUT || path.join(repositoryRoot, ".tmp", "fuzz-failures"),
+    summaryFile: process.env.FUZZ_SUMMARY || undefined,
   };
 }
 

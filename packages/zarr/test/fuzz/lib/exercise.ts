@@ -17,7 +17,9 @@ export async function readWriteCorner(arr: ZarrArray): Promise<void> {
   const got = await arr.get(selection);
   const expected = arr.shape.map((n) => Math.min(n, CORNER));
   if (JSON.stringify(got.shape) !== JSON.stringify(expected)) {
-    throw new InvariantError(`get returned shape ${JSON.stringify(got.shape)} for a ${JSON.stringify(expected)} selection`);
+    throw new InvariantError(
+      `get returned shape ${JSON.stringify(got.shape)} for a ${JSON.stringify(expected)} selection`,
+    );
   }
   await arr.set(selection, got);
 }
@@ -29,7 +31,8 @@ export async function exerciseNode(store: StoreLike, path = ""): Promise<void> {
     await readWriteCorner(node);
     return;
   }
-  if (!(node instanceof Group)) throw new InvariantError("open returned neither an array nor a group");
+  if (!(node instanceof Group))
+    throw new InvariantError("open returned neither an array nor a group");
   const members = await node.members();
   for (const [, member] of members.slice(0, MEMBERS)) {
     if (member instanceof ZarrArray) await readWriteCorner(member);

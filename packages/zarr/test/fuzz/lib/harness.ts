@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isZarrError } from "@z/zarr";
 import fc from "fast-check";
@@ -31,6 +31,11 @@ export interface FuzzTarget<T> {
   describe?(input: T): unknown;
   /** More about a failing input (e.g. the mutated document), computed only on failure. */
   details?(input: T): unknown;
+  /**
+   * Runs before the cases, untimed: loads what loads on first use (the Arrow library, WASM
+   * codecs), so a slow first load does not count against the first case's time limit.
+   */
+  warmUp?(): Promise<void>;
 }
 
 /** An invariant the fuzz target checks itself was broken (always a failure). */
@@ -78,21 +83,28 @@ function throwingFrame(error: unknown): string {
   return "?";
 }
 
-/** The error's kind: class, message with numbers and quoted text generalised, throwing line. */
+/**
+ * The error's kind: failure kind, class and throwing line (the message varies with the input,
+ * so it only counts when no line of ours threw).
+ */
 function signatureOf(kind: string, error: unknown): string {
   const name = error instanceof Error ? error.name : typeof error;
+  const frame = throwingFrame(error);
+  if (frame !== "?") return `${kind}: ${name} @ ${frame}`;
   const message = (error instanceof Error ? error.message : String(error))
     .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
     .replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/gi, "N")
-    .slice(0, 160);
-  return `${kind}: ${name}: ${message} @ ${throwingFrame(error)}`;
+    .slice(0, 80);
+  return `${kind}: ${name}: ${message}`;
 }
 
 /** JSON text of a description; bigints as strings, long text cut. */
 function jsonText(value: unknown): string {
   try {
     const text = JSON.stringify(value, (_, v) => (typeof v === "bigint" ? `${v}n` : v)) ?? "null";
-    return text.length > DESCRIPTION_CHARS ? JSON.stringify(`${text.slice(0, DESCRIPTION_CHARS)}…(cut)`) : text;
+    return text.length > DESCRIPTION_CHARS
+      ? JSON.stringify(`${text.slice(0, DESCRIPTION_CHARS)}…(cut)`)
+      : text;
   } catch (e) {
     return JSON.stringify(`(could not describe the input: ${e})`);
   }
@@ -253,6 +265,17 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
     return failure?.error;
   };
 
+  // Long runs (`pnpm fuzz`) say how far they are, at most once every 30 s.
+  let lastProgress = performance.now();
+  const progress = () => {
+    const now = performance.now();
+    if (config.totalRuns === undefined || now - lastProgress < 30_000) return;
+    lastProgress = now;
+    process.stderr.write(
+      `[fuzz progress] ${target.name}: ${index}/${numRuns} cases, ${failureCount} failing, ${((now - started) / 1000).toFixed(0)} s\n`,
+    );
+  };
+
   const checkGrowth = () => {
     const gc = (globalThis as { gc?: () => void }).gc;
     gc?.();
@@ -272,10 +295,15 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
 
   try {
     if (numRuns > 0) {
+      await target.warmUp?.().catch(() => undefined);
       const property = fc.asyncProperty(target.arbitrary, async (input) => {
-        const casePath = replay && index === Number(replay.path.split(":")[0]) ? replay.path : String(index);
+        const casePath =
+          replay && index === Number(replay.path.split(":")[0]) ? replay.path : String(index);
         index++;
-        if (index % 2000 === 0) checkGrowth();
+        if (index % 2000 === 0) {
+          checkGrowth();
+          progress();
+        }
         const error = await runCase(input, casePath);
         // Replaying with shrinking on: fail the property so fast-check looks for a smaller case.
         if (error && replay && config.shrink) throw error;
@@ -286,7 +314,13 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
         await fc.assert(property, parameters);
       } catch (shrunk) {
         // Only with --shrink: fast-check's report holds the minimal counterexample.
-        console.log(String(shrunk instanceof Error ? shrunk.message : shrunk));
+        const text = String(shrunk instanceof Error ? shrunk.message : shrunk);
+        console.log(
+          text
+            .split("\n")
+            .map((line) => `[fuzz shrink] ${line}`)
+            .join("\n"),
+        );
       }
       checkGrowth();
     }
@@ -312,6 +346,26 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
     for (const s of slowest) lines.push(`  slow: ${s.ms.toFixed(0)} ms ${s.input}`);
   }
   const report = lines.join("\n");
-  if (numRuns > 0) console.log(report);
+  if (numRuns > 0) {
+    console.log(report);
+    // `pnpm fuzz` collects every target's summary from this file.
+    if (config.summaryFile) {
+      const line = JSON.stringify({
+        target: target.name,
+        seed,
+        runs: numRuns,
+        seconds,
+        failureCount,
+        outcomes: Object.fromEntries(outcomes),
+        kinds: sorted.map((k) => ({
+          signature: k.signature,
+          count: k.count,
+          example: k.example.slice(0, 300),
+          files: k.files,
+        })),
+      });
+      appendFileSync(config.summaryFile, `${line}\n`);
+    }
+  }
   return { target: target.name, seed, runs: numRuns, seconds, failureCount, kinds: sorted, report };
 }

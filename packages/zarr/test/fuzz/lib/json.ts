@@ -106,7 +106,10 @@ const HOSTILE_JSON: Json[] = [
   [0],
   [2 ** 53],
   [2 ** 31, 2 ** 31, 2 ** 31],
-  [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+  [
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1,
+  ],
   { __proto__: null, polluted: true } as never,
   JSON.parse('{"__proto__": {"polluted": true}}'),
   { name: "bytes" },
@@ -143,7 +146,10 @@ export function hostileValue(fragmentCount: number): fc.Arbitrary<HostileValue> 
   const options: fc.WeightedArbitrary<HostileValue>[] = [
     {
       weight: 8,
-      arbitrary: fc.record({ kind: fc.constant("json" as const), value: fc.constantFrom(...HOSTILE_JSON) }),
+      arbitrary: fc.record({
+        kind: fc.constant("json" as const),
+        value: fc.constantFrom(...HOSTILE_JSON),
+      }),
     },
     {
       weight: 3,
@@ -165,7 +171,10 @@ export function hostileValue(fragmentCount: number): fc.Arbitrary<HostileValue> 
     },
     {
       weight: 3,
-      arbitrary: fc.record({ kind: fc.constant("raw" as const), text: fc.constantFrom(...RAW_LITERALS) }),
+      arbitrary: fc.record({
+        kind: fc.constant("raw" as const),
+        text: fc.constantFrom(...RAW_LITERALS),
+      }),
     },
     {
       weight: 2,
@@ -317,7 +326,12 @@ function isContainer(v: unknown): v is Json[] | Record<string, Json> {
 }
 
 /** Applies one edit to a parsed document (in place; the root is returned, maybe replaced). */
-function applyEdit(root: Json, edit: JsonEdit, raws: string[], fragments: readonly unknown[]): Json {
+function applyEdit(
+  root: Json,
+  edit: JsonEdit,
+  raws: string[],
+  fragments: readonly unknown[],
+): Json {
   // Walk down: each number picks a child, and its parity decides whether to stop there.
   let parent: Json[] | Record<string, Json> | undefined;
   let key: string | number | undefined;

@@ -31,7 +31,10 @@ const V3_ARRAY = {
   chunk_grid: { name: "regular", configuration: { chunk_shape: [4, 3] } },
   chunk_key_encoding: { name: "default", configuration: { separator: "/" } },
   fill_value: 7,
-  codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "gzip", configuration: { level: 1 } }],
+  codecs: [
+    { name: "bytes", configuration: { endian: "little" } },
+    { name: "gzip", configuration: { level: 1 } },
+  ],
   attributes: { a: [1, 2] },
 };
 
@@ -148,7 +151,10 @@ function fixtureArrays(root: string, label: string): SeedStore[] {
           text: readFileSync(path.join(root, attrs), "utf8"),
           files: [
             [".zarray", encoder.encode(text)],
-            ...chunks.map((f): [string, Uint8Array] => [f.slice(dir.length), new Uint8Array(readFileSync(path.join(root, f)))]),
+            ...chunks.map((f): [string, Uint8Array] => [
+              f.slice(dir.length),
+              new Uint8Array(readFileSync(path.join(root, f))),
+            ]),
           ],
         });
       }
@@ -161,10 +167,17 @@ function fixtureArrays(root: string, label: string): SeedStore[] {
 function metadataDocuments(root: string): SeedStore[] {
   if (!existsSync(root)) return [];
   const seeds: SeedStore[] = [];
-  const add = (format: "v2" | "v3", kind: string, key: string, extra: [string, Uint8Array][] = []) => {
+  const add = (
+    format: "v2" | "v3",
+    kind: string,
+    key: string,
+    extra: [string, Uint8Array][] = [],
+  ) => {
     const dir = path.join(root, format, kind);
     if (!existsSync(dir)) return;
-    for (const name of readdirSync(dir).filter((n) => n.endsWith(".json")).sort()) {
+    for (const name of readdirSync(dir)
+      .filter((n) => n.endsWith(".json"))
+      .sort()) {
       seeds.push({
         label: `zarr-metadata/${format}/${kind}/${name}`,
         key,
@@ -188,9 +201,11 @@ function fragmentsFrom(root: string): unknown[] {
   const v3 = path.join(root, "v3");
   if (!existsSync(v3)) return out;
   for (const file of listFiles(v3).filter((f) => f.endsWith(".json"))) {
-    if (file.startsWith("array/") || file.startsWith("group/") || file.startsWith("consolidated/")) continue;
+    if (file.startsWith("array/") || file.startsWith("group/") || file.startsWith("consolidated/"))
+      continue;
     const doc = JSON.parse(readFileSync(path.join(v3, file), "utf8"));
-    if (file.endsWith("cases.json") || file.endsWith("fill_values.json")) out.push(...Object.values(doc));
+    if (file.endsWith("cases.json") || file.endsWith("fill_values.json"))
+      out.push(...Object.values(doc));
     else out.push(doc);
   }
   return out;

@@ -1,0 +1,161 @@
+// `pnpm fuzz`: runs the fuzz suite (packages/zarr/test/fuzz) with as many cases as asked, then
+// prints the inputs tried, the time and the failures of every target.
+//
+//   pnpm fuzz --runs 1000000            cases over all targets (shared by their CI weights)
+//   pnpm fuzz --only metadata/v3        only targets whose name contains this
+//   pnpm fuzz --seed 1234               a fixed seed (default: a fresh one per target)
+//   pnpm fuzz --replay <case.json>      run one failing case again (written by a previous run)
+//   pnpm fuzz --replay <case.json> --shrink   ... and let fast-check shrink it
+//   --timeout MS (per case, default 2000), --rss-mb MB (growth per case, default 256),
+//   --out DIR (failing cases, default .tmp/fuzz-failures), --workers N (parallel test files)
+//
+// Every option also has an environment form (FUZZ_RUNS, FUZZ_ONLY, FUZZ_SEED, FUZZ_REPLAY,
+// FUZZ_SHRINK, FUZZ_TIMEOUT_MS, FUZZ_RSS_MB, FUZZ_OUT) read by the suite itself, so
+// `FUZZ_RUNS=50000 npx vitest run packages/zarr/test/fuzz` works too.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const suiteDir = "packages/zarr/test/fuzz";
+
+/** The test file of each target family. */
+const FILES = {
+  metadata: "metadata.test.ts",
+  chunks: "chunks.test.ts",
+  "shard-index": "shard-index.test.ts",
+  keys: "keys.test.ts",
+  values: "values.test.ts",
+};
+
+function parse(argv) {
+  const options = {};
+  const flags = new Set(["shrink"]);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith("--")) throw new Error(`Unexpected argument ${arg}`);
+    const [name, inline] = arg.slice(2).split("=", 2);
+    if (flags.has(name)) options[name] = true;
+    else {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new Error(`--${name} needs a value`);
+      options[name] = value;
+    }
+  }
+  const known = ["runs", "only", "seed", "replay", "shrink", "timeout", "rss-mb", "out", "workers"];
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name))
+      throw new Error(`Unknown option --${name} (known: ${known.join(", ")})`);
+  }
+  return options;
+}
+
+let options;
+try {
+  options = parse(process.argv.slice(2));
+} catch (error) {
+  console.error(error.message);
+  process.exit(2);
+}
+
+// The caller's environment, passed on to the suite (which reads the FUZZ_* variables itself).
+const inherited = { ...process.env };
+const outDir = resolve(options.out ?? inherited.FUZZ_OUT ?? join(root, ".tmp", "fuzz-failures"));
+mkdirSync(outDir, { recursive: true });
+const summaryFile = join(outDir, `summary-${process.pid}.jsonl`);
+rmSync(summaryFile, { force: true });
+
+const env = { ...inherited, FUZZ_OUT: outDir, FUZZ_SUMMARY: summaryFile };
+// A random seed per target unless one is given: `pnpm fuzz` explores, CI repeats itself.
+env.FUZZ_RUNS = options.runs ?? inherited.FUZZ_RUNS ?? "100000";
+if (options.seed !== undefined) env.FUZZ_SEED = options.seed;
+if (options.only !== undefined) env.FUZZ_ONLY = options.only;
+if (options.timeout !== undefined) env.FUZZ_TIMEOUT_MS = options.timeout;
+if (options["rss-mb"] !== undefined) env.FUZZ_RSS_MB = options["rss-mb"];
+if (options.shrink) env.FUZZ_SHRINK = "1";
+
+let files = Object.values(FILES).map((f) => `${suiteDir}/${f}`);
+if (options.replay !== undefined) {
+  const file = resolve(options.replay);
+  if (!existsSync(file)) {
+    console.error(`No such case file: ${file}`);
+    process.exit(2);
+  }
+  const { target } = JSON.parse(readFileSync(file, "utf8"));
+  const family = Object.keys(FILES).find((f) => target === f || target.startsWith(`${f}/`));
+  if (!family) {
+    console.error(`The case names an unknown target ${JSON.stringify(target)}`);
+    process.exit(2);
+  }
+  env.FUZZ_REPLAY = file;
+  files = [`${suiteDir}/${FILES[family]}`];
+} else if (options.only !== undefined) {
+  const family = Object.keys(FILES).filter(
+    (f) => f.includes(options.only) || options.only.startsWith(f),
+  );
+  if (family.length) files = family.map((f) => `${suiteDir}/${FILES[f]}`);
+}
+
+// --expose-gc lets the suite collect garbage before its periodic RSS checks.
+env.NODE_OPTIONS = `${inherited.NODE_OPTIONS ?? ""} --expose-gc`.trim();
+const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
+const args = [vitest, "run", ...files, "--testTimeout=0", "--hookTimeout=600000", "--reporter=dot"];
+if (options.workers !== undefined) args.push(`--maxWorkers=${options.workers}`);
+
+/** The line without terminal colour codes. */
+const stripColours = (line) =>
+  line.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "");
+
+const started = Date.now();
+console.error(
+  `fuzz: ${options.replay ? `replaying ${options.replay}` : `${env.FUZZ_RUNS} cases`}; failing cases go to ${outDir}`,
+);
+const child = spawn(process.execPath, args, {
+  cwd: root,
+  env,
+  stdio: ["ignore", "pipe", "inherit"],
+});
+// The suite's own lines (target reports) pass through; vitest's dots and chatter stay quiet.
+child.stdout.on("data", (chunk) => {
+  for (const line of chunk.toString().split("\n")) {
+    if (/\[fuzz|^ {2}\S/.test(stripColours(line))) process.stdout.write(`${line}\n`);
+  }
+});
+const code = await new Promise((done) => child.on("close", done));
+
+const seconds = (Date.now() - started) / 1000;
+const summaries = existsSync(summaryFile)
+  ? readFileSync(summaryFile, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+  : [];
+const total = summaries.reduce((a, s) => a + s.runs, 0);
+const failing = summaries.reduce((a, s) => a + s.failureCount, 0);
+console.log("\nfuzz summary");
+console.log("target                     cases   seconds   failing  seed");
+for (const s of summaries.sort((a, b) => (a.target < b.target ? -1 : 1))) {
+  console.log(
+    `${s.target.padEnd(24)} ${String(s.runs).padStart(8)} ${s.seconds.toFixed(1).padStart(9)} ${String(s.failureCount).padStart(9)}  ${s.seed}`,
+  );
+}
+console.log(
+  `${"total".padEnd(24)} ${String(total).padStart(8)} ${seconds.toFixed(1).padStart(9)} ${String(failing).padStart(9)}  (wall clock)`,
+);
+const kinds = summaries.flatMap((s) => s.kinds.map((k) => ({ ...k, target: s.target })));
+if (kinds.length) {
+  console.log(`\n${kinds.length} kinds of failure:`);
+  for (const k of kinds.sort((a, b) => b.count - a.count)) {
+    console.log(`  ${String(k.count).padStart(7)} x [${k.target}] ${k.signature}`);
+    console.log(`            e.g. ${k.example.split("\n")[0].slice(0, 160)}`);
+    if (k.files[0]) console.log(`            replay: pnpm fuzz --replay ${k.files[0]}`);
+  }
+}
+if (code !== 0 && failing === 0) {
+  console.log(
+    `\nvitest exited with ${code} (a watchdog kill for a hang or runaway memory prints its case above).`,
+  );
+}
+process.exit(code ?? 1);
