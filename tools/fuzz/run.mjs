@@ -13,7 +13,7 @@
 // FUZZ_SHRINK, FUZZ_TIMEOUT_MS, FUZZ_RSS_MB, FUZZ_OUT) read by the suite itself, so
 // `FUZZ_RUNS=50000 npx vitest run packages/zarr/test/fuzz` works too.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -75,21 +75,16 @@ if (options.timeout !== undefined) env.FUZZ_TIMEOUT_MS = options.timeout;
 if (options["rss-mb"] !== undefined) env.FUZZ_RSS_MB = options["rss-mb"];
 if (options.shrink) env.FUZZ_SHRINK = "1";
 
-let files = Object.values(FILES).map((f) => `${suiteDir}/${f}`);
+const allFiles = Object.values(FILES).map((f) => `${suiteDir}/${f}`);
+let files = allFiles;
 if (options.replay !== undefined) {
   const file = resolve(options.replay);
   if (!existsSync(file)) {
     console.error(`No such case file: ${file}`);
     process.exit(2);
   }
-  const { target } = JSON.parse(readFileSync(file, "utf8"));
-  const family = Object.keys(FILES).find((f) => target === f || target.startsWith(`${f}/`));
-  if (!family) {
-    console.error(`The case names an unknown target ${JSON.stringify(target)}`);
-    process.exit(2);
-  }
   env.FUZZ_REPLAY = file;
-  files = [`${suiteDir}/${FILES[family]}`];
+  files = [fileOf(JSON.parse(readFileSync(file, "utf8")).target)];
 } else if (options.only !== undefined) {
   const family = Object.keys(FILES).filter(
     (f) => f.includes(options.only) || options.only.startsWith(f),
@@ -97,65 +92,172 @@ if (options.replay !== undefined) {
   if (family.length) files = family.map((f) => `${suiteDir}/${FILES[f]}`);
 }
 
+/** The test file holding a target. */
+function fileOf(target) {
+  const family = Object.keys(FILES).find((f) => target === f || target.startsWith(`${f}/`));
+  if (!family) {
+    console.error(`Unknown fuzz target ${JSON.stringify(target)}`);
+    process.exit(2);
+  }
+  return `${suiteDir}/${FILES[family]}`;
+}
+
 // --expose-gc lets the suite collect garbage before its periodic RSS checks.
 env.NODE_OPTIONS = `${inherited.NODE_OPTIONS ?? ""} --expose-gc`.trim();
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
-const args = [vitest, "run", ...files, "--testTimeout=0", "--hookTimeout=600000", "--reporter=dot"];
-if (options.workers !== undefined) args.push(`--maxWorkers=${options.workers}`);
 
 /** The line without terminal colour codes. */
 const stripColours = (line) =>
   line.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "");
 
+function runVitest(testFiles, extraEnv) {
+  const args = [
+    vitest,
+    "run",
+    ...testFiles,
+    "--testTimeout=0",
+    "--hookTimeout=600000",
+    "--reporter=dot",
+  ];
+  if (options.workers !== undefined) args.push(`--maxWorkers=${options.workers}`);
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...env, ...extraEnv },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  // The suite's own lines (target reports) pass through; vitest's dots and chatter stay quiet.
+  child.stdout.on("data", (chunk) => {
+    for (const line of chunk.toString().split("\n")) {
+      if (/\[fuzz|^ {2}\S/.test(stripColours(line))) process.stdout.write(`${line}\n`);
+    }
+  });
+  return new Promise((done) => child.on("close", done));
+}
+
+function readSummaries() {
+  if (!existsSync(summaryFile)) return [];
+  return readFileSync(summaryFile, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+/**
+ * Per target, over every attempt: cases run, seconds, failures, kinds, seeds. A target a
+ * watchdog kill cut short counts the cases of its last progress line plus the killed one,
+ * and carries on (fresh seed) with the rest of its cases.
+ */
+const totals = new Map();
+function tally(lines) {
+  const remaining = {};
+  const byTarget = new Map();
+  for (const line of lines) {
+    if (!byTarget.has(line.target)) byTarget.set(line.target, []);
+    byTarget.get(line.target).push(line);
+  }
+  for (const [target, entries] of byTarget) {
+    const t = totals.get(target) ?? {
+      target,
+      runs: 0,
+      seconds: 0,
+      failureCount: 0,
+      kinds: new Map(),
+      seeds: [],
+      killed: 0,
+    };
+    totals.set(target, t);
+    const start = entries.find((e) => e.start);
+    const done = entries.find((e) => !e.start && !e.partial && !e.killed);
+    const partial = entries.filter((e) => e.partial).at(-1);
+    const killed = entries.find((e) => e.killed);
+    const last = done ?? partial;
+    if (start) t.seeds.push(start.seed);
+    let ran = last?.runs ?? 0;
+    if (last) {
+      t.seconds += last.seconds;
+      t.failureCount += last.failureCount;
+      for (const k of last.kinds) {
+        const seen = t.kinds.get(k.signature) ?? { ...k, count: 0, files: [] };
+        seen.count += k.count;
+        seen.files = [...seen.files, ...k.files].slice(0, 3);
+        t.kinds.set(k.signature, seen);
+      }
+    }
+    if (!done && killed) {
+      ran += 1;
+      t.killed += 1;
+      t.failureCount += 1;
+      const seen = t.kinds.get(killed.signature) ?? {
+        signature: killed.signature,
+        count: 0,
+        files: [],
+        example: `case ${killed.path} of seed ${killed.seed}`,
+      };
+      seen.count += 1;
+      seen.files = [...seen.files, killed.file].slice(0, 3);
+      t.kinds.set(killed.signature, seen);
+      if (start && start.planned - ran > 0) remaining[target] = start.planned - ran;
+    }
+    t.runs += ran;
+  }
+  return remaining;
+}
+
+const MAX_ATTEMPTS = 20;
 const started = Date.now();
 console.error(
   `fuzz: ${options.replay ? `replaying ${options.replay}` : `${env.FUZZ_RUNS} cases`}; failing cases go to ${outDir}`,
 );
-const child = spawn(process.execPath, args, {
-  cwd: root,
-  env,
-  stdio: ["ignore", "pipe", "inherit"],
-});
-// The suite's own lines (target reports) pass through; vitest's dots and chatter stay quiet.
-child.stdout.on("data", (chunk) => {
-  for (const line of chunk.toString().split("\n")) {
-    if (/\[fuzz|^ {2}\S/.test(stripColours(line))) process.stdout.write(`${line}\n`);
-  }
-});
-const code = await new Promise((done) => child.on("close", done));
+let code = await runVitest(files, {});
+let remaining = options.replay ? {} : tally(readSummaries());
+for (let attempt = 1; Object.keys(remaining).length > 0 && attempt < MAX_ATTEMPTS; attempt++) {
+  console.error(
+    `fuzz: a watchdog kill cut ${Object.keys(remaining).join(", ")} short; carrying on with the remaining cases`,
+  );
+  rmSync(summaryFile, { force: true });
+  const planFiles = [...new Set(Object.keys(remaining).map(fileOf))];
+  code = (await runVitest(planFiles, { FUZZ_PLAN: JSON.stringify(remaining) })) || code;
+  remaining = tally(readSummaries());
+}
+if (options.replay) tally(readSummaries());
 
 const seconds = (Date.now() - started) / 1000;
-const summaries = existsSync(summaryFile)
-  ? readFileSync(summaryFile, "utf8")
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l))
-  : [];
+const summaries = [...totals.values()].sort((a, b) => (a.target < b.target ? -1 : 1));
 const total = summaries.reduce((a, s) => a + s.runs, 0);
 const failing = summaries.reduce((a, s) => a + s.failureCount, 0);
 console.log("\nfuzz summary");
-console.log("target                     cases   seconds   failing  seed");
-for (const s of summaries.sort((a, b) => (a.target < b.target ? -1 : 1))) {
+console.log("target                      cases   seconds   failing  seeds");
+for (const s of summaries) {
   console.log(
-    `${s.target.padEnd(24)} ${String(s.runs).padStart(8)} ${s.seconds.toFixed(1).padStart(9)} ${String(s.failureCount).padStart(9)}  ${s.seed}`,
+    `${s.target.padEnd(24)} ${String(s.runs).padStart(9)} ${s.seconds.toFixed(1).padStart(9)} ${String(s.failureCount).padStart(9)}  ${s.seeds.join(" ")}`,
   );
 }
 console.log(
-  `${"total".padEnd(24)} ${String(total).padStart(8)} ${seconds.toFixed(1).padStart(9)} ${String(failing).padStart(9)}  (wall clock)`,
+  `${"total".padEnd(24)} ${String(total).padStart(9)} ${seconds.toFixed(1).padStart(9)} ${String(failing).padStart(9)}  (wall clock)`,
 );
-const kinds = summaries.flatMap((s) => s.kinds.map((k) => ({ ...k, target: s.target })));
+const kinds = summaries.flatMap((s) =>
+  [...s.kinds.values()].map((k) => ({ ...k, target: s.target })),
+);
 if (kinds.length) {
   console.log(`\n${kinds.length} kinds of failure:`);
   for (const k of kinds.sort((a, b) => b.count - a.count)) {
     console.log(`  ${String(k.count).padStart(7)} x [${k.target}] ${k.signature}`);
-    console.log(`            e.g. ${k.example.split("\n")[0].slice(0, 160)}`);
+    console.log(`            e.g. ${String(k.example).split("\n")[0].slice(0, 160)}`);
     if (k.files[0]) console.log(`            replay: pnpm fuzz --replay ${k.files[0]}`);
   }
 }
-if (code !== 0 && failing === 0) {
-  console.log(
-    `\nvitest exited with ${code} (a watchdog kill for a hang or runaway memory prints its case above).`,
-  );
-}
-process.exit(code ?? 1);
+writeFileSync(
+  join(outDir, "summary.json"),
+  JSON.stringify(
+    {
+      seconds,
+      total,
+      failing,
+      targets: summaries.map((s) => ({ ...s, kinds: [...s.kinds.values()] })),
+    },
+    null,
+    2,
+  ),
+);
+process.exit(failing > 0 ? 1 : (code ?? 1));

@@ -192,7 +192,7 @@ const shardCase: fc.Arbitrary<ShardCase> = fc.record({
     { weight: 1, arbitrary: fc.constant(false) },
   ),
   data: fc.oneof(
-    { weight: 4, arbitrary: fc.constant([]) },
+    { weight: 4, arbitrary: fc.constant<ByteMutation[]>([]) },
     { weight: 1, arbitrary: fc.array(byteMutation, { maxLength: 2 }) },
   ),
 });

@@ -24,6 +24,11 @@ export interface FuzzConfig {
   outDir: string;
   /** A file each target appends its summary to (one JSON line), for `pnpm fuzz`. */
   summaryFile: string | undefined;
+  /**
+   * Exact case counts by target (`FUZZ_PLAN`, JSON): only these targets run. `pnpm fuzz` uses
+   * it to carry on with the targets a watchdog kill cut short.
+   */
+  plan: Record<string, number> | undefined;
 }
 
 function numberFrom(name: string): number | undefined {
@@ -47,6 +52,7 @@ export function fuzzConfig(): FuzzConfig {
     rssLimitBytes: (numberFrom("FUZZ_RSS_MB") ?? 256) * 2 ** 20,
     outDir: process.env.FUZZ_OUT || path.join(repositoryRoot, ".tmp", "fuzz-failures"),
     summaryFile: process.env.FUZZ_SUMMARY || undefined,
+    plan: process.env.FUZZ_PLAN ? JSON.parse(process.env.FUZZ_PLAN) : undefined,
   };
 }
 
@@ -71,6 +77,7 @@ export const CI_RUNS: Record<string, number> = {
 
 /** How many cases a target runs under this configuration. */
 export function runsFor(target: string, config: FuzzConfig): number {
+  if (config.plan) return config.plan[target] ?? 0;
   const base = CI_RUNS[target];
   if (base === undefined) throw new Error(`No case count for fuzz target ${target}`);
   if (config.totalRuns === undefined) return base;

@@ -164,6 +164,15 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
     config.seed ??
     (config.totalRuns === undefined ? stableSeed(target.name) : (Math.random() * 2 ** 31) >>> 0);
   const numRuns = skip ? 0 : replay ? 1 : runsFor(target.name, config);
+  const summaryLine = (fields: Record<string, unknown>) => {
+    if (config.summaryFile && numRuns > 0 && !replay) {
+      appendFileSync(
+        config.summaryFile,
+        `${JSON.stringify({ target: target.name, seed, ...fields })}\n`,
+      );
+    }
+  };
+  summaryLine({ start: true, planned: numRuns });
   const kinds = new Map<string, FailureKind>();
   let failureCount = 0;
   let index = replay ? Number(replay.path.split(":")[0]) : 0;
@@ -177,6 +186,7 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
     hangMs: Math.max(config.timeoutMs * 2, config.timeoutMs + 3000),
     rssCapBytes: Math.max(config.rssLimitBytes * 4, 2 ** 30),
     outDir: config.outDir,
+    summaryFile: config.summaryFile,
   });
 
   const record = (
@@ -268,6 +278,15 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
   // Long runs (`pnpm fuzz`) say how far they are, at most once every 30 s.
   let lastProgress = performance.now();
   const progress = () => {
+    // Where a run cut short by the watchdog got to (pnpm fuzz carries on from there).
+    summaryLine({
+      partial: true,
+      runs: index,
+      seconds: (performance.now() - started) / 1000,
+      failureCount,
+      outcomes: Object.fromEntries(outcomes),
+      kinds: [...kinds.values()].map((k) => ({ ...k, example: k.example.slice(0, 300) })),
+    });
     const now = performance.now();
     if (config.totalRuns === undefined || now - lastProgress < 30_000) return;
     lastProgress = now;
@@ -300,10 +319,8 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
         const casePath =
           replay && index === Number(replay.path.split(":")[0]) ? replay.path : String(index);
         index++;
-        if (index % 2000 === 0) {
-          checkGrowth();
-          progress();
-        }
+        if (index % 500 === 0) progress();
+        if (index % 2000 === 0) checkGrowth();
         const error = await runCase(input, casePath);
         // Replaying with shrinking on: fail the property so fast-check looks for a smaller case.
         if (error && replay && config.shrink) throw error;
@@ -349,23 +366,13 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
   if (numRuns > 0) {
     console.log(report);
     // `pnpm fuzz` collects every target's summary from this file.
-    if (config.summaryFile) {
-      const line = JSON.stringify({
-        target: target.name,
-        seed,
-        runs: numRuns,
-        seconds,
-        failureCount,
-        outcomes: Object.fromEntries(outcomes),
-        kinds: sorted.map((k) => ({
-          signature: k.signature,
-          count: k.count,
-          example: k.example.slice(0, 300),
-          files: k.files,
-        })),
-      });
-      appendFileSync(config.summaryFile, `${line}\n`);
-    }
+    summaryLine({
+      runs: numRuns,
+      seconds,
+      failureCount,
+      outcomes: Object.fromEntries(outcomes),
+      kinds: sorted.map((k) => ({ ...k, example: k.example.slice(0, 300) })),
+    });
   }
   return { target: target.name, seed, runs: numRuns, seconds, failureCount, kinds: sorted, report };
 }

@@ -290,7 +290,7 @@ export function documentMutation(fragmentCount: number): fc.Arbitrary<DocumentMu
   return fc.record({
     edits: fc.array(jsonEdit(fragmentCount), { minLength: 1, maxLength: 3 }),
     bytes: fc.oneof(
-      { weight: 4, arbitrary: fc.constant([]) },
+      { weight: 4, arbitrary: fc.constant<ByteMutation[]>([]) },
       { weight: 1, arbitrary: fc.array(byteMutation, { minLength: 1, maxLength: 2 }) },
     ),
   });

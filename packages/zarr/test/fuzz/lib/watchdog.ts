@@ -23,7 +23,7 @@ const WORKER_SOURCE = `
 const { workerData } = require("node:worker_threads");
 const fs = require("node:fs");
 const path = require("node:path");
-const { buffer, hangMs, rssCapBytes, outDir, pollMs } = workerData;
+const { buffer, hangMs, rssCapBytes, outDir, pollMs, summaryFile } = workerData;
 const ints = new Int32Array(buffer, 0, 8);
 const floats = new Float64Array(buffer, 0, 8);
 const text = new Uint8Array(buffer, ${HEADER_BYTES});
@@ -32,7 +32,7 @@ function die(kind, detail) {
   let record;
   try { record = JSON.parse(caseText); } catch { record = { caseText }; }
   record.kind = kind;
-  record.signature = kind + ": " + detail;
+  record.signature = kind + ": killed by the watchdog";
   record.error = { name: kind, message: detail };
   const line = "\\n[fuzz watchdog] " + kind + " in " + record.target + " (seed " + record.seed + ", path " + record.path + "): " + detail;
   try {
@@ -41,6 +41,10 @@ function die(kind, detail) {
     const file = path.join(dir, kind + "-" + record.seed + "-" + record.path + ".json");
     fs.writeFileSync(file, JSON.stringify(record, null, 2));
     fs.writeSync(2, line + "\\n  written to " + file + "\\n  replay: pnpm fuzz --replay " + file + "\\n");
+    if (summaryFile) {
+      const killed = { target: record.target, seed: record.seed, killed: true, path: record.path, signature: record.signature, file };
+      fs.appendFileSync(summaryFile, JSON.stringify(killed) + "\\n");
+    }
   } catch (e) {
     fs.writeSync(2, line + " (could not write the case: " + e + ")\\n" + caseText + "\\n");
   }
@@ -67,6 +71,8 @@ export interface WatchdogOptions {
   outDir: string;
   /** How often the worker looks (ms). */
   pollMs?: number;
+  /** Where `pnpm fuzz` collects summaries: a kill is noted there too. */
+  summaryFile?: string;
 }
 
 /** The main thread's side of the watchdog. */
