@@ -217,7 +217,10 @@ for (let attempt = 1; Object.keys(remaining).length > 0 && attempt < MAX_ATTEMPT
   );
   rmSync(summaryFile, { force: true });
   const planFiles = [...new Set(Object.keys(remaining).map(fileOf))];
-  code = (await runVitest(planFiles, { FUZZ_PLAN: JSON.stringify(remaining) })) || code;
+  // A given seed moves on too: the same seed would repeat the cases already run.
+  const retryEnv = { FUZZ_PLAN: JSON.stringify(remaining) };
+  if (options.seed !== undefined) retryEnv.FUZZ_SEED = String(Number(options.seed) + attempt);
+  code = (await runVitest(planFiles, retryEnv)) || code;
   remaining = tally(readSummaries());
 }
 if (options.replay) tally(readSummaries());

@@ -19,6 +19,7 @@ import { coerceElement } from "./elements/coerce.js";
 import { ArrowSchemaMismatchError } from "./errors.js";
 import { fieldDifference } from "./field/compare.js";
 import type { ArrowField } from "./field/model.js";
+import { show } from "./field/parse-json.js";
 import { readIpcStream } from "./ipc/read-stream.js";
 import { writeIpcStream } from "./ipc/write-stream.js";
 import { nativeArrowField, nativeCompatible } from "./native.js";
@@ -94,7 +95,7 @@ export class ArrowIpcCodec implements ArrayToBytesCodec {
     const columnName = configuration.column_name ?? DEFAULT_ARROW_COLUMN_NAME;
     if (typeof columnName !== "string") {
       throw new CodecConfigError(
-        `${name}: "column_name" must be a string, got ${JSON.stringify(columnName)}`,
+        `${name}: "column_name" must be a string, got ${show(columnName)}`,
       );
     }
     if (dataType instanceof ArrowDataType) {

@@ -16,7 +16,7 @@ import { zeroElement } from "./elements/zero.js";
 import { ArrowFieldError, ArrowValueError } from "./errors.js";
 import { arrowFieldFrom } from "./field/from-arrow.js";
 import { type ArrowField, describeArrowType } from "./field/model.js";
-import { parseArrowField } from "./field/parse-json.js";
+import { parseArrowField, show } from "./field/parse-json.js";
 import { arrowFieldToJson } from "./field/to-json.js";
 
 /** The v3 `data_type` name of Arrow data types. */
@@ -79,7 +79,7 @@ export class ArrowDataType implements DataType<unknown, unknown[]> {
     }
     if (!isJsonObject(json) || json.name !== ARROW_DATA_TYPE) {
       throw new ArrowFieldError(
-        `${where}: expected {"name": "arrow", "configuration": {...}}, got ${JSON.stringify(json)}`,
+        `${where}: expected {"name": "arrow", "configuration": {...}}, got ${show(json)}`,
       );
     }
     for (const key of Object.keys(json)) {
@@ -102,7 +102,7 @@ export class ArrowDataType implements DataType<unknown, unknown[]> {
     }
     if (config.version !== ARROW_DATA_TYPE_VERSION) {
       throw new ArrowFieldError(
-        `${where}.configuration.version: ${JSON.stringify(config.version)} is not a version this package reads (it reads "${ARROW_DATA_TYPE_VERSION}")`,
+        `${where}.configuration.version: ${show(config.version)} is not a version this package reads (it reads "${ARROW_DATA_TYPE_VERSION}")`,
       );
     }
     return new ArrowDataType(parseArrowField(config.field, `${where}.configuration.field`));

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
+import { showJson } from "../compressors/options.js";
 import { CodecConfigError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec, CodecContext } from "../types.js";
 import { bloscCompress } from "./compress.js";
@@ -61,7 +62,7 @@ export class BloscCodec implements BytesToBytesCodec {
       (typeof shuffleName !== "string" || !SHUFFLE_NAMES.includes(shuffleName as BloscShuffleName))
     ) {
       throw new CodecConfigError(
-        `${where}: "shuffle" must be one of ${SHUFFLE_NAMES.map((s) => `"${s}"`).join(", ")}, got ${JSON.stringify(shuffleName)}`,
+        `${where}: "shuffle" must be one of ${SHUFFLE_NAMES.map((s) => `"${s}"`).join(", ")}, got ${showJson(shuffleName)}`,
       );
     }
     const shuffle = (
@@ -84,7 +85,7 @@ export class BloscCodec implements BytesToBytesCodec {
     const shuffle = configuration.shuffle ?? 1;
     if (shuffle !== -1 && shuffle !== 0 && shuffle !== 1 && shuffle !== 2) {
       throw new CodecConfigError(
-        `${where}: "shuffle" must be 0 (none), 1 (byte), 2 (bit) or -1 (auto), got ${JSON.stringify(shuffle)}`,
+        `${where}: "shuffle" must be 0 (none), 1 (byte), 2 (bit) or -1 (auto), got ${showJson(shuffle)}`,
       );
     }
     const typesize = parseTypesize(configuration.typesize, where);
@@ -158,7 +159,7 @@ function required(configuration: JsonObject, key: string, where: string): JsonVa
 function parseCname(value: JsonValue, where: string): BloscCname {
   if (typeof value !== "string" || !BLOSC_CNAMES.includes(value as BloscCname)) {
     throw new CodecConfigError(
-      `${where}: unknown "cname" ${JSON.stringify(value)}; expected one of ${BLOSC_CNAMES.join(", ")}`,
+      `${where}: unknown "cname" ${showJson(value)}; expected one of ${BLOSC_CNAMES.join(", ")}`,
     );
   }
   return value as BloscCname;
@@ -167,7 +168,7 @@ function parseCname(value: JsonValue, where: string): BloscCname {
 function parseClevel(value: JsonValue, where: string): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 9) {
     throw new CodecConfigError(
-      `${where}: "clevel" must be an integer from 0 to 9, got ${JSON.stringify(value)}`,
+      `${where}: "clevel" must be an integer from 0 to 9, got ${showJson(value)}`,
     );
   }
   return value;
@@ -177,7 +178,7 @@ function parseTypesize(value: JsonValue | undefined, where: string): number | un
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
     throw new CodecConfigError(
-      `${where}: "typesize" must be a positive integer, got ${JSON.stringify(value)}`,
+      `${where}: "typesize" must be a positive integer, got ${showJson(value)}`,
     );
   }
   return value;
@@ -187,7 +188,7 @@ function parseBlocksize(value: JsonValue | undefined, where: string): number {
   if (value === undefined || value === null) return 0;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
     throw new CodecConfigError(
-      `${where}: "blocksize" must be a non-negative integer (0 = automatic), got ${JSON.stringify(value)}`,
+      `${where}: "blocksize" must be a non-negative integer (0 = automatic), got ${showJson(value)}`,
     );
   }
   return value;

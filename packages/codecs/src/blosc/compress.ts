@@ -1,3 +1,4 @@
+import { showJson } from "../compressors/options.js";
 import { CodecConfigError, CodecError } from "../errors.js";
 import { bitshuffleBlock } from "./bitshuffle.js";
 import { computeBlocksize, MIN_BUFFERSIZE, splitBlock } from "./blocksize.js";
@@ -102,7 +103,7 @@ function checkCompressOptions(options: BloscCompressOptions): void {
   const { cname, clevel, shuffle, typesize, blocksize } = options;
   if (!BLOSC_CNAMES.includes(cname)) {
     throw new CodecConfigError(
-      `blosc: unknown cname ${JSON.stringify(cname)}; expected one of ${BLOSC_CNAMES.join(", ")}`,
+      `blosc: unknown cname ${showJson(cname)}; expected one of ${BLOSC_CNAMES.join(", ")}`,
     );
   }
   if (!Number.isInteger(clevel) || clevel < 0 || clevel > 9) {

@@ -4,6 +4,7 @@ import { ChecksumError, CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesToBytesCodec } from "../types.js";
 import { adler32 } from "./adler32.js";
 import { crc32 } from "./crc32.js";
+import { showJson } from "./options.js";
 
 /** The 32-bit checksums numcodecs offers as codecs. */
 export type Checksum32Kind = "crc32" | "crc32c" | "adler32";
@@ -47,7 +48,7 @@ export class Checksum32Codec implements BytesToBytesCodec {
     const location = configuration.location;
     if (location !== undefined && location !== null && location !== "start" && location !== "end") {
       throw new CodecConfigError(
-        `numcodecs.${checksum} codec: "location" must be "start" or "end", got ${JSON.stringify(location)}`,
+        `numcodecs.${checksum} codec: "location" must be "start" or "end", got ${showJson(location)}`,
       );
     }
     return new Checksum32Codec(checksum, location ?? undefined);

@@ -2,7 +2,7 @@ import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { isXz, type LzmaLayout, lzma2Layout, xzLayout } from "./lzma-layout.js";
-import { decodeLimit, messageOf } from "./options.js";
+import { decodeLimit, messageOf, showJson } from "./options.js";
 
 const NAME = "numcodecs.lzma";
 
@@ -70,7 +70,7 @@ export class LzmaCodec implements BytesToBytesCodec {
     const format = configuration.format ?? FORMAT.XZ;
     if (typeof format !== "number" || !Object.values(FORMAT).includes(format as 0)) {
       throw new CodecConfigError(
-        `${NAME}: "format" must be 0 (auto), 1 (xz), 2 (alone) or 3 (raw), got ${JSON.stringify(format)}`,
+        `${NAME}: "format" must be 0 (auto), 1 (xz), 2 (alone) or 3 (raw), got ${showJson(format)}`,
       );
     }
     let rawDictionary: number | undefined;
@@ -168,7 +168,7 @@ function rawLzma2Dictionary(filters: JsonValue | undefined): number {
     typeof only === "object" && only !== null && !Array.isArray(only) ? only : undefined;
   if (!filter || filter.id !== LZMA2_FILTER) {
     throw new CodecConfigError(
-      `${NAME}: raw data (format 3) is supported with exactly one LZMA2 filter ({"id": 33, ...}), got ${JSON.stringify(filters)}`,
+      `${NAME}: raw data (format 3) is supported with exactly one LZMA2 filter ({"id": 33, ...}), got ${showJson(filters)}`,
     );
   }
   if (typeof filter.dict_size === "number") return filter.dict_size;

@@ -11,6 +11,19 @@ export function decodeLimit(options: BytesDecodeOptions): number {
   return expectedSize === undefined ? maxSize : Math.min(expectedSize, maxSize);
 }
 
+/**
+ * A configuration value as JSON text for an error message: integers beyond 2^53 (which the
+ * metadata parser gives as bigints, and JSON.stringify refuses) as their digits, long text cut.
+ */
+export function showJson(value: unknown): string {
+  const text =
+    typeof value === "bigint"
+      ? value.toString()
+      : (JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v)) ??
+        String(value));
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
 /** Reads an optional integer configuration field, checking its range. */
 export function integerOption(
   configuration: JsonObject,
@@ -25,9 +38,7 @@ export function integerOption(
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     const range =
       min === Number.MIN_SAFE_INTEGER ? "an integer" : `an integer from ${min} to ${max}`;
-    throw new CodecConfigError(
-      `${codec} codec: "${key}" must be ${range}, got ${JSON.stringify(value)}`,
-    );
+    throw new CodecConfigError(`${codec} codec: "${key}" must be ${range}, got ${showJson(value)}`);
   }
   return value;
 }
@@ -43,7 +54,7 @@ export function booleanOption(
   if (value === undefined || value === null) return fallback;
   if (typeof value !== "boolean") {
     throw new CodecConfigError(
-      `${codec} codec: "${key}" must be true or false, got ${JSON.stringify(value)}`,
+      `${codec} codec: "${key}" must be true or false, got ${showJson(value)}`,
     );
   }
   return value;

@@ -6,6 +6,7 @@ import {
   product,
   toCOrder,
 } from "@z/metadata";
+import { showJson } from "../compressors/options.js";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { parseDtype } from "./config.js";
@@ -45,12 +46,12 @@ export class CategorizeCodec implements ArrayToArrayCodec {
     const { labels, dtype } = configuration;
     if (!Array.isArray(labels) || !labels.every((l) => typeof l === "string")) {
       throw new CodecConfigError(
-        `${NAME}: "labels" must be a list of strings, got ${JSON.stringify(labels)}`,
+        `${NAME}: "labels" must be a list of strings, got ${showJson(labels)}`,
       );
     }
     if (typeof dtype !== "string" || !/^([<>|=]?U\d+|\|?O)$/.test(dtype)) {
       throw new CodecConfigError(
-        `${NAME}: "dtype" must be a unicode ("<U4") or object ("|O") dtype, got ${JSON.stringify(dtype)}`,
+        `${NAME}: "dtype" must be a unicode ("<U4") or object ("|O") dtype, got ${showJson(dtype)}`,
       );
     }
     const astype = parseDtype({ astype: configuration.astype ?? "|u1" }, "astype", NAME);

@@ -1,5 +1,5 @@
 import { type DataType, type JsonObject, type JsonValue, resolveNumpyDataType } from "@z/metadata";
-
+import { showJson } from "../compressors/options.js";
 import { CodecConfigError } from "../errors.js";
 import { type NumericType, numericType } from "./numpy-types.js";
 import type { FilterDtype } from "./types.js";
@@ -18,7 +18,7 @@ export function parseDtype(configuration: JsonObject, field: string, codec: stri
   }
   if (typeof json !== "string") {
     throw new CodecConfigError(
-      `${codec}: "${field}" must be a NumPy dtype string such as "<i4" or "int32", got ${JSON.stringify(json)}`,
+      `${codec}: "${field}" must be a NumPy dtype string such as "<i4" or "int32", got ${showJson(json)}`,
     );
   }
   let dataType: DataType;
@@ -26,7 +26,7 @@ export function parseDtype(configuration: JsonObject, field: string, codec: stri
     dataType = resolveNumpyDataType(json, `${codec} "${field}"`).dataType;
   } catch (error) {
     throw new CodecConfigError(
-      `${codec}: unknown dtype ${JSON.stringify(json)} in "${field}"; expected a NumPy type string ` +
+      `${codec}: unknown dtype ${showJson(json)} in "${field}"; expected a NumPy type string ` +
         `such as "<i4", "|u1", "<f8" or a name such as "int32"`,
       { cause: error },
     );
@@ -34,7 +34,7 @@ export function parseDtype(configuration: JsonObject, field: string, codec: stri
   const type = numericType(dataType.name);
   if (!type) {
     throw new CodecConfigError(
-      `${codec}: dtype ${JSON.stringify(json)} in "${field}" is ${dataType.name}; only bool, integer and float types are supported`,
+      `${codec}: dtype ${showJson(json)} in "${field}" is ${dataType.name}; only bool, integer and float types are supported`,
     );
   }
   return { json, dataType, type };
@@ -61,7 +61,7 @@ export function parseNumber(configuration: JsonObject, field: string, codec: str
   }
   if (typeof json !== "number" || !Number.isFinite(json)) {
     throw new CodecConfigError(
-      `${codec}: "${field}" must be a finite number, got ${JSON.stringify(json)}`,
+      `${codec}: "${field}" must be a finite number, got ${showJson(json)}`,
     );
   }
   return json;
@@ -100,7 +100,7 @@ export function requireChunkType(
 ): void {
   if (dtype.dataType.name !== chunkType.name) {
     throw new CodecConfigError(
-      `${codec}: "${field}" is ${JSON.stringify(dtype.json)} (${dtype.dataType.name}) but the chunks it ` +
+      `${codec}: "${field}" is ${showJson(dtype.json)} (${dtype.dataType.name}) but the chunks it ` +
         `receives are ${chunkType.name}; the filter's dtype must be the data type of the array (or of the previous filter's output)`,
     );
   }

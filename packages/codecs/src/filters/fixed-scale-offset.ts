@@ -1,4 +1,5 @@
 import { type Chunk, type JsonObject, type NamedConfig, product } from "@z/metadata";
+import { showJson } from "../compressors/options.js";
 import { CodecConfigError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { parseDtype, parseNumber, parseOptionalDtype, requireChunkType } from "./config.js";
@@ -61,7 +62,7 @@ export class FixedScaleOffsetCodec implements ArrayToArrayCodec {
     ] as const) {
       if (type.type.kind === "bool") {
         throw new CodecConfigError(
-          `${NAME}: "${field}" must be an integer or float type, got ${JSON.stringify(type.json)}`,
+          `${NAME}: "${field}" must be an integer or float type, got ${showJson(type.json)}`,
         );
       }
     }

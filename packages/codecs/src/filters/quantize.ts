@@ -1,4 +1,5 @@
 import { type Chunk, type JsonObject, type NamedConfig, product } from "@z/metadata";
+import { showJson } from "../compressors/options.js";
 import { CodecConfigError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { parseDtype, parseInteger, parseOptionalDtype, requireChunkType } from "./config.js";
@@ -61,7 +62,7 @@ export class QuantizeCodec implements ArrayToArrayCodec {
     ] as const) {
       if (type.type.kind !== "float") {
         throw new CodecConfigError(
-          `${NAME}: "${field}" must be a float type, got ${JSON.stringify(type.json)}`,
+          `${NAME}: "${field}" must be a float type, got ${showJson(type.json)}`,
         );
       }
     }

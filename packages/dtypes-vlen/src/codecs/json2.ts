@@ -6,6 +6,7 @@ import {
   DecodeError,
 } from "@z/codecs";
 import { type Chunk, cOrderStrides, type JsonObject, type NamedConfig } from "@z/metadata";
+import { showJson } from "../describe.js";
 import { type PythonJsonStyle, parsePythonJson, pythonJsonDumps } from "../json/python-json.js";
 import { checkConfigKeys, checkDataType, cOrderElements } from "./common.js";
 import { nestElements, readNestedItems } from "./nested-items.js";
@@ -30,9 +31,7 @@ function flag(configuration: JsonObject, key: string, fallback: boolean, codec: 
   const value = configuration[key];
   if (value === undefined || value === null) return fallback;
   if (typeof value !== "boolean")
-    throw new CodecConfigError(
-      `${codec}: "${key}" must be true or false, got ${JSON.stringify(value)}`,
-    );
+    throw new CodecConfigError(`${codec}: "${key}" must be true or false, got ${showJson(value)}`);
   return value;
 }
 
@@ -40,7 +39,7 @@ function parseStyle(configuration: JsonObject, codec: string): PythonJsonStyle {
   const encoding = configuration.encoding ?? "utf-8";
   if (typeof encoding !== "string" || !/^utf-?8$/i.test(encoding)) {
     throw new CodecConfigError(
-      `${codec}: only the utf-8 encoding is supported, got ${JSON.stringify(encoding)}`,
+      `${codec}: only the utf-8 encoding is supported, got ${showJson(encoding)}`,
     );
   }
   const indentJson = configuration.indent ?? null;

@@ -6,6 +6,7 @@ import {
 } from "@z/codecs";
 import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
 import { arrowVectorFromBuffers, type VlenVector } from "../arrow.js";
+import { showJson } from "../describe.js";
 import { EncodeError } from "../errors.js";
 import { encodeOffsetsLayout, type OffsetWidth, readOffsetsLayout } from "../layout/offsets.js";
 import { decodeItemsInRegion, utf8Length, validateUtf8Items, writeUtf8 } from "../layout/utf8.js";
@@ -51,7 +52,7 @@ export class VlenOffsetsCodec implements ArrayToBytesCodec {
     const offsets = configuration.offsets ?? "int32";
     if (offsets !== "int32" && offsets !== "int64") {
       throw new CodecConfigError(
-        `${VLEN_OFFSETS_CODEC}: "offsets" must be "int32" or "int64", got ${JSON.stringify(offsets)}`,
+        `${VLEN_OFFSETS_CODEC}: "offsets" must be "int32" or "int64", got ${showJson(offsets)}`,
       );
     }
     checkDataType(VLEN_OFFSETS_CODEC, spec.dataType, ["string", "bytes"], VLEN_OFFSETS_CODEC);

@@ -1,5 +1,5 @@
 import { FillValueError, type JsonValue, type ZarrFormat } from "@z/metadata";
-import { describeValue } from "../describe.js";
+import { describeValue, showJson } from "../describe.js";
 import { fromBase64, toBase64 } from "../layout/base64.js";
 import { PlainArrayType } from "./plain-array.js";
 
@@ -60,7 +60,7 @@ export class BytesDataType extends PlainArrayType<Uint8Array> {
       return Uint8Array.from(json as number[]);
     }
     throw new FillValueError(
-      `Invalid bytes fill value ${JSON.stringify(json)}: expected a base64 string or an array of byte values`,
+      `Invalid bytes fill value ${showJson(json)}: expected a base64 string or an array of byte values`,
     );
   }
 

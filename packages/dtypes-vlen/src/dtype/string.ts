@@ -1,5 +1,5 @@
 import { FillValueError, type JsonValue, type ZarrFormat } from "@z/metadata";
-import { describeValue } from "../describe.js";
+import { describeValue, showJson } from "../describe.js";
 import { PlainArrayType } from "./plain-array.js";
 
 /**
@@ -31,9 +31,7 @@ export class StringDataType extends PlainArrayType<string> {
     if (typeof json === "string") return json;
     // v2 object arrays often say 0 or null; numcodecs reads both as the empty string.
     if (format === 2 && (json === null || json === 0)) return "";
-    throw new FillValueError(
-      `Invalid string fill value ${JSON.stringify(json)}: expected a JSON string`,
-    );
+    throw new FillValueError(`Invalid string fill value ${showJson(json)}: expected a JSON string`);
   }
 
   fillToJson(value: string, _format?: ZarrFormat): JsonValue {
