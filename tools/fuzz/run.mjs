@@ -149,8 +149,25 @@ function readSummaries() {
  * and carries on (fresh seed) with the rest of its cases.
  */
 const totals = new Map();
-function tally(lines) {
+const CI_RUNS = JSON.parse(readFileSync(join(root, suiteDir, "ci-runs.json"), "utf8"));
+const CI_TOTAL = Object.values(CI_RUNS).reduce((a, b) => a + b, 0);
+
+/** The cases a target runs in this attempt (as the suite computes them). */
+function plannedRuns(target, plan) {
+  if (plan) return plan[target] ?? 0;
+  return Math.max(1, Math.round((Number(env.FUZZ_RUNS) * CI_RUNS[target]) / CI_TOTAL));
+}
+
+function tally(lines, plan) {
   const remaining = {};
+  // A kill also stops the targets after the killed one in its file: they carry on in full.
+  const killedFiles = new Set(lines.filter((l) => l.killed).map((l) => fileOf(l.target)));
+  for (const target of Object.keys(CI_RUNS)) {
+    if (!killedFiles.has(fileOf(target)) || lines.some((l) => l.target === target)) continue;
+    if (options.only !== undefined && !target.includes(options.only)) continue;
+    const runs = plannedRuns(target, plan);
+    if (runs > 0) remaining[target] = runs;
+  }
   const byTarget = new Map();
   for (const line of lines) {
     if (!byTarget.has(line.target)) byTarget.set(line.target, []);
@@ -210,7 +227,7 @@ console.error(
   `fuzz: ${options.replay ? `replaying ${options.replay}` : `${env.FUZZ_RUNS} cases`}; failing cases go to ${outDir}`,
 );
 let code = await runVitest(files, {});
-let remaining = options.replay ? {} : tally(readSummaries());
+let remaining = options.replay ? {} : tally(readSummaries(), undefined);
 for (let attempt = 1; Object.keys(remaining).length > 0 && attempt < MAX_ATTEMPTS; attempt++) {
   console.error(
     `fuzz: a watchdog kill cut ${Object.keys(remaining).join(", ")} short; carrying on with the remaining cases`,
@@ -221,9 +238,9 @@ for (let attempt = 1; Object.keys(remaining).length > 0 && attempt < MAX_ATTEMPT
   const retryEnv = { FUZZ_PLAN: JSON.stringify(remaining) };
   if (options.seed !== undefined) retryEnv.FUZZ_SEED = String(Number(options.seed) + attempt);
   code = (await runVitest(planFiles, retryEnv)) || code;
-  remaining = tally(readSummaries());
+  remaining = tally(readSummaries(), JSON.parse(retryEnv.FUZZ_PLAN));
 }
-if (options.replay) tally(readSummaries());
+if (options.replay) tally(readSummaries(), undefined);
 
 const seconds = (Date.now() - started) / 1000;
 const summaries = [...totals.values()].sort((a, b) => (a.target < b.target ? -1 : 1));

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { repositoryRoot } from "@z/test-utils";
 
 /**
@@ -29,6 +31,8 @@ export interface FuzzConfig {
    * it to carry on with the targets a watchdog kill cut short.
    */
   plan: Record<string, number> | undefined;
+  /** Print every case and how it ended (`FUZZ_VERBOSE=1`). */
+  verbose: boolean;
 }
 
 function numberFrom(name: string): number | undefined {
@@ -53,27 +57,21 @@ export function fuzzConfig(): FuzzConfig {
     outDir: process.env.FUZZ_OUT || path.join(repositoryRoot, ".tmp", "fuzz-failures"),
     summaryFile: process.env.FUZZ_SUMMARY || undefined,
     plan: process.env.FUZZ_PLAN ? JSON.parse(process.env.FUZZ_PLAN) : undefined,
+    verbose: process.env.FUZZ_VERBOSE === "1",
   };
 }
 
 /**
  * The CI case count of every target (they add up to the suite's share), which `FUZZ_RUNS`
- * scales: a target gets `FUZZ_RUNS * ciRuns / total`.
+ * scales: a target gets `FUZZ_RUNS * ciRuns / total`. Kept in `ci-runs.json`, which
+ * `pnpm fuzz` reads too.
  */
-export const CI_RUNS: Record<string, number> = {
-  "metadata/v2": 1500,
-  "metadata/v3": 1500,
-  "metadata/consolidated": 600,
-  "metadata/fixtures": 600,
-  chunks: 3000,
-  "chunks/fixtures": 600,
-  "shard-index": 1200,
-  "keys/memory": 300,
-  "keys/fs": 300,
-  "keys/zip": 300,
-  "keys/zip-entries": 200,
-  values: 1600,
-};
+export const CI_RUNS: Record<string, number> = JSON.parse(
+  readFileSync(
+    path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "ci-runs.json"),
+    "utf8",
+  ),
+);
 
 /** How many cases a target runs under this configuration. */
 export function runsFor(target: string, config: FuzzConfig): number {

@@ -243,18 +243,23 @@ export async function fuzz<T>(target: FuzzTarget<T>): Promise<FuzzSummary> {
     );
     const base = watchdog.baseline;
     const t0 = performance.now();
+    let ended = "ok";
     let failure: { kind: string; error: unknown } | undefined;
     try {
       await withTimeout(target.run(input), config.timeoutMs);
       outcomes.set("ok", (outcomes.get("ok") ?? 0) + 1);
     } catch (error) {
       const name = error instanceof Error ? error.name : typeof error;
+      ended = `${name}: ${error instanceof Error ? error.message.slice(0, 160) : String(error)}`;
       outcomes.set(name, (outcomes.get(name) ?? 0) + 1);
       if (error instanceof Error && error.name === "Timeout") failure = { kind: "timeout", error };
       else if (error instanceof InvariantError) failure = { kind: "invariant", error };
       else if (!isZarrError(error)) failure = { kind: "untyped", error };
     }
     const peak = watchdog.end();
+    // FUZZ_VERBOSE=1: every case and how it ended (to find which case set up a later failure).
+    if (config.verbose)
+      process.stderr.write(`[fuzz case] ${casePath} ${ended} | ${description.slice(0, 300)}\n`);
     const ms = performance.now() - t0;
     if (slowest.length < 3 || ms > slowest[slowest.length - 1].ms) {
       slowest.push({ ms, input: description.slice(0, 300) });
