@@ -4,17 +4,28 @@
  * @packageDocumentation
  */
 import { type FileHandle, open } from "node:fs/promises";
-import { NotFoundError } from "@z/store-core";
+import { dirname } from "node:path";
+import { NotFoundError, StoreError } from "@z/store-core";
 import type { ByteSink, ByteSource } from "./byte-source.js";
+import { ZipError } from "./errors.js";
 import { type ZipCreateOptions, type ZipReadOptions, ZipStore } from "./zip-store.js";
 
 async function openFile(path: string, flags: string): Promise<FileHandle> {
   try {
     return await open(path, flags);
   } catch (error) {
+    // Filesystem errors become typed store errors that name the file.
     const code = (error as { code?: string }).code;
     if (code === "ENOENT" && flags === "r") throw new NotFoundError(path, "zip file");
-    throw error;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new NotFoundError(dirname(path), "folder", `create it before writing ${path} into it`);
+    }
+    if (code === "EEXIST") {
+      throw new ZipError(
+        `Cannot create ${path}: the file exists (pass overwrite: true to replace it)`,
+      );
+    }
+    throw new StoreError(`Cannot open ${path}: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -81,7 +92,7 @@ export async function fileSink(
   };
   return {
     async write(bytes) {
-      if (!writing) throw new Error(`${path} is closed`);
+      if (!writing) throw new ZipError(`${path} is closed`);
       let done = 0;
       while (done < bytes.length) {
         const { bytesWritten } = await writing.write(

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { collectKeys } from "@z/store-core";
+import { collectKeys, isZarrError } from "@z/store-core";
 import { expectBytes, patternBytes } from "@z/store-core/testing";
 import {
   type ByteSink,
@@ -123,7 +123,10 @@ describe("ZipStore writing", () => {
     expectBytes(await store.get("a/c/0"), patternBytes(6000, 2), "read after close");
     await store.close();
 
-    await expect(createZipFile(file)).rejects.toMatchObject({ code: "EEXIST" });
+    await expect(createZipFile(file)).rejects.toMatchObject({
+      name: "ZipError",
+      message: expect.stringMatching(/the file exists \(pass overwrite: true/),
+    });
     const reopened = await openZipFile(file);
     expect(reopened.prefix).toBe("data.zarr/");
     expect(await collectKeys(reopened.list())).toEqual(["a/c/0", "zarr.json"]);
@@ -147,6 +150,24 @@ describe("ZipStore writing", () => {
     expect(store.mode).toBe("read");
     await expect(store.set("x", Uint8Array.of(1))).rejects.toMatchObject({ name: "ReadOnlyError" });
     await expect(store.deletePrefix("")).rejects.toMatchObject({ name: "ReadOnlyError" });
+  });
+});
+
+describe("zip files that cannot be created", () => {
+  it("a missing folder is a NotFoundError naming it, not a raw ENOENT", async () => {
+    const folder = path.join(sandbox.dir, "missing", "deeper");
+    const error = await createZipFile(path.join(folder, "x.zip")).catch((e) => e);
+    expect(error).toMatchObject({ name: "NotFoundError", path: folder });
+    expect(isZarrError(error)).toBe(true);
+  });
+
+  it("a path through a file, or a folder in the file's place, is a typed store error", async () => {
+    const file = path.join(sandbox.dir, "plain-file");
+    writeFileSync(file, "x");
+    expect(isZarrError(await createZipFile(path.join(file, "x.zip")).catch((e) => e))).toBe(true);
+    const error = await createZipFile(sandbox.dir, { overwrite: true }).catch((e) => e);
+    expect(isZarrError(error)).toBe(true);
+    expect(error.message).toContain(sandbox.dir);
   });
 });
 

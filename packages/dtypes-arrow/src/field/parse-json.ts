@@ -30,10 +30,17 @@ function fail(where: string, problem: string): never {
   throw new ArrowFieldError(`Invalid Arrow field: ${where} ${problem}`);
 }
 
-function show(value: JsonValue | undefined): string {
+/**
+ * A JSON value (from metadata) as text for an error message: integers beyond 2^53, which the
+ * metadata parser gives as bigints and JSON.stringify refuses, as their digits; long text cut.
+ */
+export function show(value: JsonValue | undefined): string {
   if (value === undefined) return "missing";
-  if (typeof value === "bigint") return value.toString();
-  return JSON.stringify(value);
+  const text =
+    typeof value === "bigint"
+      ? value.toString()
+      : JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v));
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
 function checkKeys(obj: JsonObject, allowed: readonly string[], where: string): void {
