@@ -1,8 +1,8 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
-import { booleanOption, decodeLimit, integerOption, messageOf } from "./options.js";
-import { loadZstd } from "./wasm.js";
+import { booleanOption, decodeLimit, integerOption } from "./options.js";
+import { loadZstd, loadZstdDecoder } from "./wasm.js";
 import { xxhash64 } from "./xxhash64.js";
 import { withContentSize, type ZstdFrame, zstdLayout } from "./zstd-frame.js";
 
@@ -76,17 +76,15 @@ export class ZstdCodec implements BytesToBytesCodec {
       );
     }
     const inputs = planFrames(bytes, frames, limit, options.expectedSize !== undefined, label);
-    const Zstd = await loadZstd();
-    const codec = new Zstd();
+    const decodeFrame = await loadZstdDecoder();
     const parts: Uint8Array[] = [];
     let total = 0;
-    for (const input of inputs) {
-      let part: Uint8Array;
-      try {
-        part = await codec.decode(input);
-      } catch (error) {
+    for (const { frame, capacity, exact } of inputs) {
+      // libzstd's errors come back as a negative size, i.e. fewer bytes than the frame holds.
+      const part = capacity === 0 ? new Uint8Array(0) : decodeFrame(frame, capacity);
+      if (exact ? part.length !== capacity : part.length === 0) {
         throw new DecodeError(
-          `${label}: corrupt data (${messageOf(error).replace(/^.*zstd codec error: /, "")})`,
+          `${label}: corrupt data (a frame that should decode to ${exact ? capacity : "some"} bytes decoded to ${part.length})`,
         );
       }
       total += part.length;
@@ -98,14 +96,18 @@ export class ZstdCodec implements BytesToBytesCodec {
   }
 }
 
+/** One frame to decode, with the output size it must have (`exact`) or may reach. */
+interface FrameInput {
+  frame: Uint8Array;
+  capacity: number;
+  exact: boolean;
+}
+
 /**
- * What to hand to libzstd: the whole data when it is one frame that is safe as it is, else one
- * input per frame. numcodecs.js sizes its output buffer from the first frame's content size, and
- * libzstd then decodes that frame in one pass straight into it (so cannot overrun it): a frame
- * other than the first is decoded on its own so that it is the first. A frame without a content
- * size is given one when the exact size is known (so libzstd holds it to exactly that), else it
- * is decoded only if its block headers bound it within the limit; numcodecs.js then grows its
- * buffer 128 KiB at a time, up to that bound.
+ * The frames to hand to libzstd, one at a time, each with its output capacity: its declared
+ * content size (which it must decode to exactly), or for a frame without one, the exact size
+ * when the chunk's size is known (the frame is given that content size, so libzstd holds it to
+ * it), else the bound its block headers give, decoded only when that bound fits the limit.
  */
 function planFrames(
   data: Uint8Array,
@@ -113,7 +115,7 @@ function planFrames(
   limit: number,
   exact: boolean,
   label: string,
-): Uint8Array[] {
+): FrameInput[] {
   const known = frames.reduce((sum, f) => sum + (f.contentSize ?? 0), 0);
   const unsized = frames.filter((f) => f.contentSize === undefined);
   const unknownBound = unsized.reduce((sum, f) => sum + f.blockBound, 0);
@@ -124,13 +126,15 @@ function planFrames(
         `more than the ${limit - known} this chunk leaves for it; refusing to decode it`,
     );
   }
-  const whole = frames.length === 1 && frames[0].start === 0 && frames[0].end === data.length;
-  if (whole && !patch) return [data];
-  return frames.map((f) =>
-    patch && f.contentSize === undefined
-      ? withContentSize(data, f, limit - known)
-      : data.subarray(f.start, f.end),
-  );
+  return frames.map((f) => {
+    if (f.contentSize !== undefined)
+      return { frame: data.subarray(f.start, f.end), capacity: f.contentSize, exact: true };
+    if (patch) {
+      const size = limit - known;
+      return { frame: withContentSize(data, f, size), capacity: size, exact: true };
+    }
+    return { frame: data.subarray(f.start, f.end), capacity: f.blockBound, exact: false };
+  });
 }
 
 /** Sets the Content_Checksum flag of a single-frame encoding and appends XXH64's low 32 bits. */
