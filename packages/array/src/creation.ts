@@ -1,8 +1,4 @@
-import { type BasicSelection, slice } from "@z/indexing";
 import {
-  type ArrayMetadata,
-  arrayMetadataToV2Json,
-  arrayMetadataToV3Json,
   BoolArray,
   type Container,
   type DataType,
@@ -12,15 +8,15 @@ import {
   type NamedConfig,
   product,
 } from "@z/metadata";
-import { type Readable, type StoreLike, throwIfAborted, type Writable } from "@z/store-core";
+import type { StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import type { CodecSpec } from "./codec-specs.js";
-import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { copyArrayElements } from "./copy-elements.js";
 import { type CreateNodeOptions, createArray } from "./create.js";
 import type { ArrayOptions } from "./create-metadata.js";
 import { ValueShapeError } from "./errors.js";
 import { shardingOf } from "./sharding-config.js";
-import type { NdValue } from "./values.js";
+import { type NdValue, sameShape } from "./values.js";
 
 /**
  * Options of {@link zeros}, {@link ones}, {@link full} and {@link empty}: `createArray`'s, with
@@ -268,8 +264,14 @@ export async function fromArray(
 ): Promise<ZarrArray> {
   const { concurrency, onProgress, ...rest } = options;
   if (data instanceof ZarrArray) {
+    // Checked before anything is created, so a bad shape leaves the store as it was.
+    if (rest.shape !== undefined && !sameShape(rest.shape, data.shape)) {
+      throw new MetadataError(
+        `fromArray cannot change the shape: the source /${data.path} is [${data.shape}], the shape asked for [${rest.shape}]`,
+      );
+    }
     const target = await createArray(store, { attributes: data.attrs, ...optionsLike(data, rest) });
-    await copyElements(data, target, { concurrency, onProgress, signal: options.signal });
+    await copyArrayElements(data, target, { concurrency, onProgress, signal: options.signal });
     return target;
   }
   const { value, shape, sample } = toNdValue(data);
@@ -287,70 +289,4 @@ export async function fromArray(
   }
   onProgress?.({ done: 1, total: 1 });
   return target;
-}
-
-function* gridCoords(grid: readonly number[]): Generator<number[]> {
-  if (grid.some((n) => n === 0)) return;
-  const coords = grid.map(() => 0);
-  for (;;) {
-    yield [...coords];
-    let axis = grid.length - 1;
-    while (axis >= 0 && ++coords[axis] === grid[axis]) coords[axis--] = 0;
-    if (axis < 0) return;
-  }
-}
-
-/** The metadata documents with what does not affect stored chunks left out. */
-function layoutOf(meta: ArrayMetadata): string {
-  const doc = meta.zarrFormat === 3 ? arrayMetadataToV3Json(meta) : arrayMetadataToV2Json(meta);
-  const { attributes: _a, dimension_names: _d, ...layout } = doc;
-  return JSON.stringify(layout);
-}
-
-async function copyElements(
-  source: ZarrArray,
-  target: ZarrArray,
-  options: {
-    concurrency?: number;
-    onProgress?: FromArrayOptions["onProgress"];
-    signal?: AbortSignal;
-  },
-): Promise<void> {
-  if (
-    source.shape.length !== target.shape.length ||
-    source.shape.some((n, i) => n !== target.shape[i])
-  ) {
-    throw new MetadataError(
-      `fromArray cannot change the shape: the source is [${source.shape}], the target [${target.shape}]`,
-    );
-  }
-  const meta = target.metadata;
-  const grid = meta.chunkGrid.gridShape(meta.shape);
-  const total = product(grid);
-  const store = target.store as Readable & Writable;
-  const raw = layoutOf(source.metadata) === layoutOf(meta);
-  let done = 0;
-  await forEachConcurrent(
-    gridCoords(grid),
-    options.concurrency ?? DEFAULT_CONCURRENCY,
-    async (coords) => {
-      throwIfAborted(options.signal);
-      if (raw) {
-        // Same chunk grid, codecs and fill value: the stored bytes are already what the target
-        // would store.
-        const bytes = await source.io.readRaw(coords, options);
-        if (bytes !== undefined)
-          await store.set(target.chunkKey(coords), bytes, { signal: options.signal });
-      } else {
-        const region: BasicSelection = coords.map((c, axis) => {
-          const size = meta.chunkGrid.chunkShape[axis];
-          return slice(c * size, Math.min((c + 1) * size, meta.shape[axis]));
-        });
-        const chunk = await source.get(region, { signal: options.signal, concurrency: 1 });
-        await target.set(region, chunk, { signal: options.signal, concurrency: 1 });
-      }
-      options.onProgress?.({ done: ++done, total });
-    },
-    options.signal,
-  );
 }

@@ -202,7 +202,8 @@ function checkExtent(
   }
 }
 
-function sameShape(a: readonly number[], b: readonly number[]): boolean {
+/** Whether two shapes are equal, axis by axis. */
+export function sameShape(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
