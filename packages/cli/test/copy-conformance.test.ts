@@ -5,12 +5,14 @@ import {
   deferredReason,
   type ExpectedArray,
   expectedArrays,
+  expectedValues,
   haveFixtures,
   havePython,
   runCli,
   runPython,
   scratchFolders,
   tempDir,
+  toFixtureEncoding,
 } from "@z/test-utils";
 import { FsStore, openArray, type ZarrArray } from "@z/zarr";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,22 +29,6 @@ const scratch = scratchFolders("z-copy-");
 const entries = haveFixtures(suite)
   ? expectedArrays().filter((e) => deferredReason(e) === undefined)
   : [];
-
-/** See packages/zarr/test/conformance.test.ts: nested_legacy matches zarr-python 2's reading. */
-function expectedValues(entry: ExpectedArray): unknown[] {
-  if (!entry.label.endsWith("/nested_legacy")) return entry.values;
-  return Object.entries(entry.otherReadings).find(([reader]) => reader.startsWith("zarr2"))![1];
-}
-
-/** Our bytes encoding ({"base64"}) as the fixtures write it ({"b64"}, trailing NULs stripped). */
-function toFixtureEncoding(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || !("base64" in value))
-    return value;
-  const bytes = Buffer.from((value as { base64: string }).base64, "base64");
-  let end = bytes.length;
-  while (end > 0 && bytes[end - 1] === 0) end--;
-  return { b64: bytes.subarray(0, end).toString("base64") };
-}
 
 async function valuesOf(array: ZarrArray): Promise<unknown[]> {
   const { data, shape } = await array.get();

@@ -1,5 +1,12 @@
 import { bufferedOutput, type FloatBits, floatBitsOf, main } from "@z/cli";
-import { deferredReason, type ExpectedArray, expectedArrays, haveFixtures } from "@z/test-utils";
+import {
+  deferredReason,
+  type ExpectedArray,
+  expectedArrays,
+  expectedValues,
+  haveFixtures,
+  toFixtureEncoding,
+} from "@z/test-utils";
 import { halfToNumber, numberToHalf, openArray } from "@z/zarr";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -7,25 +14,6 @@ const suite = "fixture conformance (zarr get --json)";
 const entries = haveFixtures(suite)
   ? expectedArrays().filter((e) => deferredReason(e) === undefined)
   : [];
-
-/** See packages/zarr/test/conformance.test.ts: nested_legacy matches zarr-python 2's reading. */
-function expectedValues(entry: ExpectedArray): unknown[] {
-  if (!entry.label.endsWith("/nested_legacy")) return entry.values;
-  return Object.entries(entry.otherReadings).find(([reader]) => reader.startsWith("zarr2"))![1];
-}
-
-/**
- * The fixtures write bytes as {"b64": ...} without trailing NULs; `zarr get --json` writes
- * {"base64": ...} (DESIGN.md section 3). Converts ours to theirs for the comparison.
- */
-function toFixtureEncoding(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || !("base64" in value))
-    return value;
-  const bytes = Buffer.from((value as { base64: string }).base64, "base64");
-  let end = bytes.length;
-  while (end > 0 && bytes[end - 1] === 0) end--;
-  return { b64: bytes.subarray(0, end).toString("base64") };
-}
 
 /**
  * A value rounded to the float width of its data type: `zarr get --json` prints float32 and

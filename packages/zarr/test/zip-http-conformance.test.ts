@@ -7,6 +7,7 @@ import {
   haveFixtures,
   startTestHttpServer,
   type TestHttpServer,
+  toFixtureEncoding,
 } from "@z/test-utils";
 import { HttpStore, openArray, openZipFile, type Readable, ZipStore } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,16 +23,6 @@ const entries = haveFixtures(suite)
   : [];
 const included = entries.filter((e) => deferredReason(e) === undefined);
 const excluded = entries.filter((e) => deferredReason(e) !== undefined);
-
-/** Bytes values as the fixtures write them ({"b64"}, trailing NULs stripped); see conformance.test.ts. */
-function toFixtureEncoding(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || !("base64" in value))
-    return value;
-  const bytes = Buffer.from((value as { base64: string }).base64, "base64");
-  let end = bytes.length;
-  while (end > 0 && bytes[end - 1] === 0) end--;
-  return { b64: bytes.subarray(0, end).toString("base64") };
-}
 
 /** The places each version's hierarchy is read from. */
 function sourcesOf(
