@@ -43,8 +43,17 @@ function checkSegment(key: string, segment: string): void {
 }
 
 /**
+ * The most levels a node path may have. Creating or opening a node touches every level above
+ * it (parent groups are read, created, checked inside the store's root), so the work grows with
+ * the square of the depth; real hierarchies are a few levels deep, and a path of thousands of
+ * levels is an error rather than minutes of I/O.
+ */
+export const MAX_NODE_PATH_DEPTH = 100;
+
+/**
  * Normalises a node path as users write it (`"/a/b/"`, `"a/b"`, `""`, `"/"`) to the store form
  * without leading or trailing slashes (`"a/b"`, `""` for the root), validating each segment.
+ * @throws InvalidKeyError for an invalid segment, or more than {@link MAX_NODE_PATH_DEPTH} levels
  */
 export function normalizePath(path: string | undefined): string {
   if (path === undefined) return "";
@@ -55,7 +64,15 @@ export function normalizePath(path: string | undefined): string {
   }
   const trimmed = path.replace(/^\/+/, "").replace(/\/+$/, "");
   if (trimmed === "") return "";
-  return validateKey(trimmed);
+  const key = validateKey(trimmed);
+  const depth = key.split("/").length;
+  if (depth > MAX_NODE_PATH_DEPTH) {
+    throw new InvalidKeyError(
+      `${key.slice(0, 40)}...`,
+      `a node path may have at most ${MAX_NODE_PATH_DEPTH} levels; this one has ${depth}`,
+    );
+  }
+  return key;
 }
 
 /** Joins a node path and a key relative to it (`joinKey("a/b", "zarr.json")` is `"a/b/zarr.json"`). */
