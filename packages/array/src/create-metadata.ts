@@ -1,5 +1,7 @@
 import {
   type ArrayMetadata,
+  arrayMetadataToV2Json,
+  arrayMetadataToV3Json,
   type ChunkKeyEncoding,
   checkArrayLimits,
   checkAttributes,
@@ -13,6 +15,8 @@ import {
   MetadataError,
   type NamedConfig,
   namedConfigToJson,
+  parseArrayMetadataV2,
+  parseArrayMetadataV3,
   RegularChunkGrid,
   resolveDataTypeV2,
   resolveDataTypeV3,
@@ -206,10 +210,22 @@ function shardingEntry(
 }
 
 /**
- * Builds the metadata of a new array from creation options, validating them.
+ * Builds the metadata of a new array from creation options, validating them. The result is
+ * what a reader parses from the documents written for it, so the array object a creator gets
+ * and the one a reader opens agree (data type, fill value) and nothing is written that would
+ * not read back.
  * @throws MetadataError for options that cannot make valid metadata
  */
 export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
+  const built = metadataFromOptions(options);
+  if (built.zarrFormat === 2) {
+    const { attributes, ...rest } = built;
+    return parseArrayMetadataV2(arrayMetadataToV2Json({ ...rest, attributes: {} }), attributes);
+  }
+  return parseArrayMetadataV3(arrayMetadataToV3Json(built));
+}
+
+function metadataFromOptions(options: ArrayOptions): ArrayMetadata {
   checkOptionsObject(options, "createArray");
   const format = options.zarrFormat ?? 3;
   if (format !== 2 && format !== 3)
