@@ -1,7 +1,6 @@
 import { bufferedOutput, type FloatBits, floatBitsOf, main } from "@z/cli";
 import {
   deferredReason,
-  type ExpectedArray,
   expectedArrays,
   expectedValues,
   haveFixtures,

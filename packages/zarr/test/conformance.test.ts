@@ -1,6 +1,5 @@
 import {
   deferredReason,
-  type ExpectedArray,
   expectedArrays,
   expectedValues,
   haveFixtures,

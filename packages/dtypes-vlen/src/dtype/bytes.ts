@@ -5,7 +5,6 @@ import {
   ValueTypeError,
   type ZarrFormat,
 } from "@z/metadata";
-import { describeValue } from "../describe.js";
 import { fromBase64, toBase64 } from "../layout/base64.js";
 import { PlainArrayType } from "./plain-array.js";
 
