@@ -9,3 +9,4 @@ export * from "./python.js";
 export * from "./samples.js";
 export * from "./scope.js";
 export * from "./temp.js";
+export * from "./browser/index.js";
