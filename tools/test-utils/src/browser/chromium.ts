@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startTestHttpServer, type TestHttpServer } from "../http-server.js";
 import { tempDir } from "../temp.js";
 
@@ -102,6 +102,83 @@ export async function servePage(bundle: string): Promise<ServedPage> {
   };
 }
 
+/** A Chromium tab on a served page whose bundle defines functions on `globalThis`. */
+export interface ChromiumPage {
+  /** The Playwright page. */
+  readonly page: Page;
+  /** The page's origin (`http://127.0.0.1:<port>`). */
+  readonly origin: string;
+  /** Uncaught errors and `console.error` lines of the page so far. */
+  readonly errors: string[];
+  /**
+   * Calls `globalThis[name](argument)` in the page (argument and result pass as JSON) and
+   * resolves to its result; rejects when it throws or runs over `timeoutMs` (default 120 s).
+   */
+  call<T>(name: string, argument?: unknown, timeoutMs?: number): Promise<T>;
+  /** Closes the browser and stops the page server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `bundle` in a page on 127.0.0.1, opens it in headless Chromium and waits until the
+ * bundle has defined `globalThis[ready]` (default `__run`). Close it with
+ * {@link ChromiumPage.close}.
+ */
+export async function openChromiumPage(bundle: string, ready = "__run"): Promise<ChromiumPage> {
+  const served = await servePage(bundle);
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(`console.error: ${m.text()}`);
+    });
+    await page.goto(served.url);
+    await page.waitForFunction(
+      (name) => typeof (globalThis as Record<string, unknown>)[name] === "function",
+      ready,
+      { timeout: 30_000 },
+    );
+    const opened = browser;
+    return {
+      page,
+      origin: new URL(served.url).origin,
+      errors,
+      async call<T>(name: string, argument: unknown = null, timeoutMs = 120_000) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const call = page.evaluate(
+          ([fn, arg]) =>
+            (globalThis as unknown as Record<string, (a: unknown) => Promise<unknown>>)[fn as string](
+              arg,
+            ),
+          [name, argument] as const,
+        );
+        const limit = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`${name}() in the page ran over ${timeoutMs} ms`)),
+            timeoutMs,
+          );
+        });
+        try {
+          return (await Promise.race([call, limit])) as T;
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      async close() {
+        await opened.close();
+        await served.stop();
+      },
+    };
+  } catch (error) {
+    await browser?.close();
+    await served.stop();
+    throw error;
+  }
+}
+
 /** What a page run produced. */
 export interface PageRun<T> {
   /** What the page's `__run()` resolved to. */
@@ -111,44 +188,19 @@ export interface PageRun<T> {
 }
 
 /**
- * Serves `bundle` in a page, launches Chromium, waits for the bundle to define
- * `globalThis.__run`, calls it with `argument` (JSON) and resolves to what it returns.
- * The browser and the page server are closed afterwards, whatever happens.
+ * Opens `bundle` in Chromium ({@link openChromiumPage}), calls its `__run(argument)` and
+ * resolves to what it returns; the browser and the page server are closed afterwards.
  */
 export async function runInChromium<T>(
   bundle: string,
   argument: unknown = null,
   options: { timeoutMs?: number } = {},
 ): Promise<PageRun<T>> {
-  const timeoutMs = options.timeoutMs ?? 120_000;
-  const page = await servePage(bundle);
-  const browser = await launchChromium();
+  const page = await openChromiumPage(bundle);
   try {
-    const tab = await browser.newPage();
-    const errors: string[] = [];
-    tab.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-    tab.on("console", (m) => {
-      if (m.type() === "error") errors.push(`console.error: ${m.text()}`);
-    });
-    await tab.goto(page.url);
-    await tab.waitForFunction(
-      () => typeof (globalThis as { __run?: unknown }).__run === "function",
-      null,
-      { timeout: 30_000 },
-    );
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const result = await Promise.race([
-      tab.evaluate(
-        (arg) => (globalThis as unknown as { __run: (a: unknown) => Promise<unknown> }).__run(arg),
-        argument,
-      ),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the page ran over ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]).finally(() => clearTimeout(timer));
-    return { result: result as T, errors };
+    const result = await page.call<T>("__run", argument, options.timeoutMs);
+    return { result, errors: [...page.errors] };
   } finally {
-    await browser.close();
-    await page.stop();
+    await page.close();
   }
 }
