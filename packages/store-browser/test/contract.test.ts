@@ -14,7 +14,9 @@ import { describe, expect, it } from "vitest";
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 if (!chromiumAvailable())
-  console.warn(`[store-browser] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
+  console.warn(
+    `[store-browser] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`,
+  );
 
 const run = chromiumAvailable()
   ? await runInChromium<ShimTestResult[]>(
@@ -29,7 +31,9 @@ describe.skipIf(!run)("store contract in Chromium", () => {
     expect(run?.errors).toEqual([]);
     // Both stores registered their cases (a bundle that dropped one would pass vacuously).
     for (const store of ["IndexedDBStore", "OPFSStore"])
-      expect(run?.result.filter((r) => r.name.includes(`store contract: ${store} >`)).length).toBeGreaterThan(30);
+      expect(
+        run?.result.filter((r) => r.name.includes(`store contract: ${store} >`)).length,
+      ).toBeGreaterThan(30);
   });
 
   for (const result of run?.result ?? []) {

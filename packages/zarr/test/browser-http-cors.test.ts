@@ -53,7 +53,13 @@ describe.skipIf(!chromiumAvailable())("HttpStore in Chromium, data from another 
       // are the browser's own and are not seen by the page).
       const served = cors.requests.filter((q) => q.method !== "OPTIONS");
       expect(served.map((q) => [q.method, q.path, q.range ?? null, q.status, q.bytes])).toEqual(
-        r.requests.map((q) => [q.method, new URL(q.url).pathname.slice(1), q.range, q.status, q.bytes]),
+        r.requests.map((q) => [
+          q.method,
+          new URL(q.url).pathname.slice(1),
+          q.range,
+          q.status,
+          q.bytes,
+        ]),
       );
       expect(served.every((q) => q.headers.origin === r.origin)).toBe(true);
       expect(served.filter((q) => q.range !== undefined).map((q) => q.bytes)).toEqual([5, 5, 3]);

@@ -13,7 +13,8 @@ import { describe, expect, it } from "vitest";
 import type { PageRequest } from "./browser/page-fetch.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-if (!chromiumAvailable()) console.warn(`[browser sharded] SKIPPED: no Chromium at ${CHROMIUM_PATH}`);
+if (!chromiumAvailable())
+  console.warn(`[browser sharded] SKIPPED: no Chromium at ${CHROMIUM_PATH}`);
 
 describe.skipIf(!chromiumAvailable())("sharded partial reads over HTTP in Chromium", () => {
   it("one inner chunk costs the shard index and that chunk, as the server logged", async () => {
@@ -61,8 +62,12 @@ describe.skipIf(!chromiumAvailable())("sharded partial reads over HTTP in Chromi
       expect(codec.indexSize + entry.nbytes).toBeLessThan(shard.length / 8);
 
       // The server saw the same: every request the page made, with the same ranges and bytes.
-      const served = server.requests.filter((q) => q.method !== "OPTIONS" && q.path === "volume/c/0/0");
-      expect(served.map((q) => [q.range, q.bytes])).toEqual(r.reading.map((q) => [q.range, q.bytes]));
+      const served = server.requests.filter(
+        (q) => q.method !== "OPTIONS" && q.path === "volume/c/0/0",
+      );
+      expect(served.map((q) => [q.range, q.bytes])).toEqual(
+        r.reading.map((q) => [q.range, q.bytes]),
+      );
     } finally {
       await server.stop();
       sandbox.remove();

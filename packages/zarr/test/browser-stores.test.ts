@@ -1,11 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  bundleForBrowser,
-  CHROMIUM_PATH,
-  chromiumAvailable,
-  runInChromium,
-} from "@z/test-utils";
+import { bundleForBrowser, CHROMIUM_PATH, chromiumAvailable, runInChromium } from "@z/test-utils";
 import { collectKeys, createArray, MemoryStore, openArray, slice } from "@z/zarr";
 import { describe, expect, it } from "vitest";
 

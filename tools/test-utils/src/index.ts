@@ -1,3 +1,4 @@
+export * from "./browser/index.js";
 export * from "./cli.js";
 export * from "./expected.js";
 export * from "./fixtures.js";
@@ -9,4 +10,3 @@ export * from "./python.js";
 export * from "./samples.js";
 export * from "./scope.js";
 export * from "./temp.js";
-export * from "./browser/index.js";

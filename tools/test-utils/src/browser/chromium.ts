@@ -57,7 +57,9 @@ export async function bundleForBrowser(
         output: { codeSplitting: false, format: "es" },
       },
     },
-  })) as { output: { type: string; code?: string }[] } | { output: { type: string; code?: string }[] }[];
+  })) as
+    | { output: { type: string; code?: string }[] }
+    | { output: { type: string; code?: string }[] }[];
   const chunks = (Array.isArray(output) ? output.flatMap((o) => o.output) : output.output).filter(
     (o) => o.type === "chunk",
   );
@@ -150,9 +152,9 @@ export async function openChromiumPage(bundle: string, ready = "__run"): Promise
         let timer: ReturnType<typeof setTimeout> | undefined;
         const call = page.evaluate(
           ([fn, arg]) =>
-            (globalThis as unknown as Record<string, (a: unknown) => Promise<unknown>>)[fn as string](
-              arg,
-            ),
+            (globalThis as unknown as Record<string, (a: unknown) => Promise<unknown>>)[
+              fn as string
+            ](arg),
           [name, argument] as const,
         );
         const limit = new Promise<never>((_, reject) => {
