@@ -5,6 +5,7 @@ import {
   type DirListing,
   type FullStore,
   type GetOptions,
+  InvalidKeyError,
   isZarrError,
   normalizePath,
   resolveRange,
@@ -17,7 +18,7 @@ import {
   validatePrefix,
   validateRange,
 } from "@z/store-core";
-import { BrowserStorageError } from "./errors.js";
+import { BrowserStorageError, newVersion } from "./errors.js";
 
 /** Directory handles iterate their entries (lib.dom types this under DOM.AsyncIterable). */
 type IterableDirectory = FileSystemDirectoryHandle & {
@@ -37,6 +38,41 @@ type Locks = {
 function isMissing(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name;
   return name === "NotFoundError" || name === "TypeMismatchError";
+}
+
+/**
+ * Files being written for new keys are named `__z_tmp_` and 32 hex digits, and moved to the
+ * key's name when complete. Zarr never uses such a name (node names may not start with `__`);
+ * listings skip them and keys with such a segment are refused, so a file left by a tab closed
+ * mid-write never passes for a key (the same rule as FsStore's).
+ */
+const TEMPORARY_PREFIX = "__z_tmp_";
+const TEMPORARY_NAME = /^__z_tmp_[0-9a-f]{32}$/;
+
+/** Whether a file name is one of the store's temporary files. */
+function isTemporary(name: string): boolean {
+  return name.startsWith(TEMPORARY_PREFIX) && TEMPORARY_NAME.test(name);
+}
+
+/** Validates a key (or prefix) by the store-core rules plus the reserved temporary names. */
+function checkKey(key: string, validate: (key: string) => string = validateKey): string {
+  validate(key);
+  if (key.includes(TEMPORARY_PREFIX) && key.split("/").some(isTemporary))
+    throw new InvalidKeyError(
+      key,
+      "names like __z_tmp_<32 hex digits> are OPFSStore's temporary files",
+    );
+  return key;
+}
+
+/** `FileSystemFileHandle.move(newName)` (Chromium, Firefox, Safari 18+; not yet in lib.dom). */
+type MovableFileHandle = FileSystemFileHandle & { move(name: string): Promise<void> };
+
+/** Whether file handles of this browser can be renamed in place. */
+function canMove(): boolean {
+  const proto = (globalThis as { FileSystemFileHandle?: { prototype: object } })
+    .FileSystemFileHandle?.prototype;
+  return proto !== undefined && typeof (proto as { move?: unknown }).move === "function";
 }
 
 /** How often a write walks the folders again after a concurrent delete removed one. */
@@ -167,7 +203,7 @@ export class OPFSStore implements FullStore {
     ranges: readonly (ByteRange | undefined)[],
     signal: AbortSignal | undefined,
   ): Promise<Uint8Array[] | undefined> {
-    validateKey(key);
+    checkKey(key);
     for (const range of ranges) if (range) validateRange(range);
     throwIfAborted(signal);
     for (let attempt = 1; ; attempt++) {
@@ -183,7 +219,10 @@ export class OPFSStore implements FullStore {
         return out;
       } catch (error) {
         if (isZarrError(error)) throw error;
-        if ((error as Error).name === "NotReadableError" && attempt < WRITE_ATTEMPTS) continue;
+        // A File read after a write swapped in a new file fails (NotReadableError, or
+        // NotFoundError for the old file); the next attempt opens the new one.
+        const stale = ["NotReadableError", "NotFoundError"].includes((error as Error).name);
+        if (stale && attempt < WRITE_ATTEMPTS) continue;
         throw new BrowserStorageError(key, "read", error);
       }
     }
@@ -202,7 +241,7 @@ export class OPFSStore implements FullStore {
   }
 
   async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
-    validateKey(key);
+    checkKey(key);
     throwIfAborted(options?.signal);
     try {
       return (await this.file(key)) !== undefined;
@@ -259,23 +298,46 @@ export class OPFSStore implements FullStore {
     }
   }
 
-  /** Writes a key's file (the caller holds its lock), creating its folders. */
+  /**
+   * Writes a key's file (the caller holds its lock), creating its folders. An existing file is
+   * replaced through `createWritable`, which swaps the new content in on `close()`. A new key
+   * is written under a temporary name and then moved to its name, so no reader ever sees it
+   * empty or half written (creating the file directly would show an empty value until
+   * `close()`).
+   */
   private async writeFile(key: string, value: Uint8Array, signal: AbortSignal | undefined) {
     const segments = key.split("/");
     const name = segments.pop()!;
     for (let attempt = 1; ; attempt++) {
       let writable: FileSystemWritableFileStream | undefined;
+      let temporary: string | undefined;
+      let folder: FileSystemDirectoryHandle | undefined;
       try {
         const chain = (await this.folders(segments, true))!;
-        const handle = await chain[chain.length - 1].getFileHandle(name, { create: true });
+        folder = chain[chain.length - 1];
+        let handle = await folder.getFileHandle(name).catch((error: unknown) => {
+          if ((error as Error).name === "NotFoundError") return undefined;
+          throw error;
+        });
+        const movable = handle === undefined && canMove();
+        if (handle === undefined) {
+          temporary = movable ? `${TEMPORARY_PREFIX}${newVersion()}` : undefined;
+          handle = await folder.getFileHandle(temporary ?? name, { create: true });
+        }
         writable = await handle.createWritable();
         await writable.write(value as Uint8Array<ArrayBuffer>);
         // An abort before close leaves the old value: the new bytes are in a swap file.
         throwIfAborted(signal);
         await writable.close();
+        writable = undefined;
+        if (temporary !== undefined) {
+          await (handle as MovableFileHandle).move(name);
+          temporary = undefined;
+        }
         return;
       } catch (error) {
         await writable?.abort().catch(() => {});
+        if (temporary !== undefined) await folder?.removeEntry(temporary).catch(() => {});
         if (isZarrError(error)) throw error;
         // A delete in another tab pruned a folder we were walking: walk again.
         if ((error as Error).name === "NotFoundError" && attempt < WRITE_ATTEMPTS) continue;
@@ -291,7 +353,7 @@ export class OPFSStore implements FullStore {
   }
 
   async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
-    validateKey(key);
+    checkKey(key);
     this.checkSupported(key, options);
     await this.locked(key, options?.signal, async () => {
       await this.checkCondition(key, options);
@@ -300,7 +362,7 @@ export class OPFSStore implements FullStore {
   }
 
   async setIfNotExists(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean> {
-    validateKey(key);
+    checkKey(key);
     return this.locked(key, options?.signal, async () => {
       if ((await this.file(key)) !== undefined) return false;
       await this.writeFile(key, value, options?.signal);
@@ -309,7 +371,7 @@ export class OPFSStore implements FullStore {
   }
 
   async delete(key: string, options?: SetOptions): Promise<void> {
-    validateKey(key);
+    checkKey(key);
     this.checkSupported(key, options);
     await this.locked(key, options?.signal, async () => {
       await this.checkCondition(key, options);
@@ -342,7 +404,7 @@ export class OPFSStore implements FullStore {
   }
 
   async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
-    validatePrefix(prefix);
+    checkKey(prefix, validatePrefix);
     throwIfAborted(options?.signal);
     // Key by key, each under its lock, so a delete never interleaves with a conditional write.
     for (const key of await this.keysUnder(prefix)) {
@@ -356,7 +418,7 @@ export class OPFSStore implements FullStore {
   }
 
   async *listPrefix(prefix: string): AsyncIterable<string> {
-    validatePrefix(prefix);
+    checkKey(prefix, validatePrefix);
     yield* await this.keysUnder(prefix);
   }
 
@@ -374,13 +436,15 @@ export class OPFSStore implements FullStore {
   }
 
   async listDir(prefix: string): Promise<DirListing> {
-    validatePrefix(prefix);
+    checkKey(prefix, validatePrefix);
     try {
       const chain = await this.folders(prefix.split("/").slice(0, -1), false);
       const listing: DirListing = { keys: [], prefixes: [] };
       if (chain === undefined) return listing;
       for await (const [name, handle] of (chain[chain.length - 1] as IterableDirectory).entries()) {
-        if (handle.kind === "file") listing.keys.push(prefix + name);
+        if (handle.kind === "file") {
+          if (!isTemporary(name)) listing.keys.push(prefix + name);
+        }
         // A folder emptied by an interrupted delete holds no key, so it is not listed.
         else if (await holdsAFile(handle)) listing.prefixes.push(`${prefix}${name}/`);
       }
@@ -405,15 +469,15 @@ async function contentVersion(value: Uint8Array): Promise<string> {
 /** Collects the keys of every file below `dir`, whose keys start with `prefix`. */
 async function walk(dir: FileSystemDirectoryHandle, prefix: string, keys: string[]) {
   for await (const [name, handle] of (dir as IterableDirectory).entries()) {
-    if (handle.kind === "file") keys.push(prefix + name);
-    else await walk(handle, `${prefix}${name}/`, keys);
+    if (handle.kind === "directory") await walk(handle, `${prefix}${name}/`, keys);
+    else if (!isTemporary(name)) keys.push(prefix + name);
   }
 }
 
 /** Whether any file lies below `dir` (stops at the first). */
 async function holdsAFile(dir: FileSystemDirectoryHandle): Promise<boolean> {
-  for await (const [, handle] of (dir as IterableDirectory).entries()) {
-    if (handle.kind === "file" || (await holdsAFile(handle))) return true;
+  for await (const [name, handle] of (dir as IterableDirectory).entries()) {
+    if (handle.kind === "directory" ? await holdsAFile(handle) : !isTemporary(name)) return true;
   }
   return false;
 }

@@ -117,6 +117,11 @@ export interface ChromiumPage {
    * resolves to its result; rejects when it throws or runs over `timeoutMs` (default 120 s).
    */
   call<T>(name: string, argument?: unknown, timeoutMs?: number): Promise<T>;
+  /**
+   * Opens the same page in another tab of the same browser context (same origin, same
+   * storage: IndexedDB, OPFS and Web Locks are shared), ready like the first.
+   */
+  openTab(): Promise<ChromiumPage>;
   /** Closes the browser and stops the page server. */
   close(): Promise<void>;
 }
@@ -131,53 +136,66 @@ export async function openChromiumPage(bundle: string, ready = "__run"): Promise
   let browser: Browser | undefined;
   try {
     browser = await launchChromium();
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-    page.on("console", (m) => {
-      if (m.type() === "error") errors.push(`console.error: ${m.text()}`);
-    });
-    await page.goto(served.url);
-    await page.waitForFunction(
-      (name) => typeof (globalThis as Record<string, unknown>)[name] === "function",
-      ready,
-      { timeout: 30_000 },
-    );
     const opened = browser;
-    return {
-      page,
-      origin: new URL(served.url).origin,
-      errors,
-      async call<T>(name: string, argument: unknown = null, timeoutMs = 120_000) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const call = page.evaluate(
-          ([fn, arg]) =>
-            (globalThis as unknown as Record<string, (a: unknown) => Promise<unknown>>)[
-              fn as string
-            ](arg),
-          [name, argument] as const,
-        );
-        const limit = new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`${name}() in the page ran over ${timeoutMs} ms`)),
-            timeoutMs,
-          );
-        });
-        try {
-          return (await Promise.race([call, limit])) as T;
-        } finally {
-          clearTimeout(timer);
-        }
-      },
-      async close() {
-        await opened.close();
-        await served.stop();
-      },
+    const tab = async (page: Page): Promise<ChromiumPage> => {
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+      page.on("console", (m) => {
+        if (m.type() === "error") errors.push(`console.error: ${m.text()}`);
+      });
+      await page.goto(served.url);
+      await page.waitForFunction(
+        (name) => typeof (globalThis as Record<string, unknown>)[name] === "function",
+        ready,
+        { timeout: 30_000 },
+      );
+      return {
+        page,
+        origin: new URL(served.url).origin,
+        errors,
+        call: (name, argument = null, timeoutMs = 120_000) =>
+          callInPage(page, name, argument, timeoutMs),
+        openTab: async () => tab(await page.context().newPage()),
+        async close() {
+          await opened.close();
+          await served.stop();
+        },
+      };
     };
+    // A context of its own (not browser.newPage()), so more tabs can join it.
+    return await tab(await (await browser.newContext()).newPage());
   } catch (error) {
     await browser?.close();
     await served.stop();
     throw error;
+  }
+}
+
+/** Calls `globalThis[name](argument)` in a page, with a time limit. */
+async function callInPage<T>(
+  page: Page,
+  name: string,
+  argument: unknown,
+  timeoutMs: number,
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const call = page.evaluate(
+    ([fn, arg]) =>
+      (globalThis as unknown as Record<string, (a: unknown) => Promise<unknown>>)[fn as string](
+        arg,
+      ),
+    [name, argument] as const,
+  );
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${name}() in the page ran over ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return (await Promise.race([call, limit])) as T;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
