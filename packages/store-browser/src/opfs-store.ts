@@ -92,8 +92,9 @@ export interface OPFSStoreOptions {
  * A store in the Origin Private File System (`navigator.storage.getDirectory()`): key
  * `a/c/0/0` is the file `c/0/0` in folder `a`, one folder per key segment. Files are read with
  * `File.slice`, so ranged reads (shard indexes, inner chunks) read only the bytes asked for.
- * Writes go through `createWritable`, which writes to a temporary file and swaps it in on
- * `close()`: a reader sees the old value or the new one, never half of one.
+ * Writes go through `createWritable`, which writes to a swap file and swaps it in on
+ * `close()`; a new key is written under a temporary name and moved to its name when complete.
+ * A reader sees the old value or the new one, never an empty or partial one.
  *
  * Every write and delete of a key holds the Web Lock `<lockScope>/<key>` (shared by every tab
  * and worker of the origin), so conditional writes (`ifMatch`, `ifNoneMatch`,
