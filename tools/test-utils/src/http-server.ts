@@ -55,7 +55,35 @@ export interface TestHttpServerOptions {
   delayMs?: number;
   /** Answer HEAD with 405, as some object stores and proxies do. */
   refuseHead?: boolean;
+  /**
+   * Answer cross-origin requests: `Access-Control-Allow-Origin: *` on every answer, the
+   * `Range`, `Content-Range`, `Content-Length` and `ETag` headers allowed and exposed, and
+   * preflight `OPTIONS` requests answered 204 (recorded like the others).
+   */
+  cors?: boolean;
+  /**
+   * Paths (below the root) whose requests are never answered: the server holds them until the
+   * client gives up or the server stops (a stalled read, for abort tests).
+   */
+  stall?: readonly string[];
+  /** Send `.html` and `.js` files with their content types (a browser runs only such scripts). */
+  contentTypes?: boolean;
 }
+
+/** Content types by file extension, for {@link TestHttpServerOptions.contentTypes}. */
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+};
+
+/** The CORS headers of {@link TestHttpServerOptions.cors}. */
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, HEAD, PUT, DELETE",
+  "Access-Control-Allow-Headers": "Range, If-Match, If-None-Match, Content-Type",
+  "Access-Control-Expose-Headers": "Content-Range, Content-Length, ETag, Accept-Ranges",
+  "Access-Control-Max-Age": "600",
+};
 
 /** A running test server. */
 export interface TestHttpServer {
@@ -156,6 +184,8 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
   let bytesSent = 0;
   let tmpCounter = 0;
 
+  const contentTypeOf = (file: string) =>
+    (options.contentTypes && CONTENT_TYPES[path.extname(file)]) || "application/octet-stream";
   const writing = new Map<string, Promise<void>>();
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const method = request.method ?? "GET";
@@ -179,7 +209,11 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
       const sent = body && method !== "HEAD" ? body : undefined;
       record.bytes += sent?.length ?? 0;
       bytesSent += sent?.length ?? 0;
-      response.writeHead(status, { "Accept-Ranges": "bytes", ...headers });
+      response.writeHead(status, {
+        "Accept-Ranges": "bytes",
+        ...(options.cors ? CORS_HEADERS : {}),
+        ...headers,
+      });
       response.end(sent);
     };
 
@@ -200,6 +234,8 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
     const relative = resolvePath(request.url ?? "/");
     if (relative === undefined) return finish(400, { "Content-Length": 0 });
     record.path = relative;
+    if (options.stall?.includes(relative)) return; // answered never; stop() closes the socket
+    if (method === "OPTIONS" && options.cors) return finish(204, { "Content-Length": 0 });
     const file = path.join(root, ...relative.split("/"));
     const missing = () => finish(options.missingStatus ?? 404, { "Content-Length": 0 });
 
@@ -261,7 +297,7 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
     const size = await fileSize(file);
     if (size === undefined) return missing();
     if (method === "HEAD") {
-      return finish(200, { "Content-Length": size, "Content-Type": "application/octet-stream" });
+      return finish(200, { "Content-Length": size, "Content-Type": contentTypeOf(file) });
     }
     const range = parseRange(rangeHeader, size, options);
     if (range === "suffix-refused") {
@@ -277,7 +313,7 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
         200,
         {
           "Content-Length": body.length,
-          "Content-Type": "application/octet-stream",
+          "Content-Type": contentTypeOf(file),
           ETag: etagOf(body),
         },
         body,

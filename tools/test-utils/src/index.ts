@@ -1,3 +1,4 @@
+export * from "./browser/index.js";
 export * from "./cli.js";
 export * from "./expected.js";
 export * from "./fixtures.js";

@@ -1,0 +1,2 @@
+export * from "./chromium.js";
+export type { ShimTestResult } from "./vitest-shim.js";
