@@ -5,7 +5,6 @@ import {
   CastValueError,
   type ChunkSpec,
   CodecConfigError,
-  CodecPipeline,
   DecodeError,
   ReshapeCodec,
   resolveCodec,
@@ -14,7 +13,6 @@ import {
 } from "@z/codecs";
 import {
   type Chunk,
-  type Container,
   cOrderStrides,
   type DataType,
   type JsonObject,
@@ -34,7 +32,9 @@ const spec = (dtype: string | DataType, shape: number[], fillValue: unknown = 0)
 
 function chunkOf(dataType: DataType, values: readonly unknown[], shape = [values.length]): Chunk {
   const data = dataType.create(values.length);
-  values.forEach((v, i) => dataType.setElement(data, i, dataType.coerce(v)));
+  values.forEach((v, i) => {
+    dataType.setElement(data, i, dataType.coerce(v));
+  });
   return { data, shape, stride: cOrderStrides(shape) };
 }
 
@@ -48,7 +48,7 @@ function build(name: string, configuration: JsonObject, s: ChunkSpec) {
     { name, configuration, mustUnderstand: true },
     { spec: s, zarrFormat: 3 },
   );
-  if (!codec || codec.kind !== "array_to_array") throw new Error(`${name} is not array_to_array`);
+  if (codec?.kind !== "array_to_array") throw new Error(`${name} is not array_to_array`);
   return codec;
 }
 
@@ -385,7 +385,9 @@ const exactString = (v: unknown) => (Object.is(v, -0) ? "-0.0" : String(v));
 /** The bit patterns of float elements, as NumPy would store them. */
 function floatBits(dataType: DataType, values: unknown[]): number[] {
   const data = dataType.create(values.length);
-  values.forEach((v, i) => dataType.setElement(data, i, v));
+  values.forEach((v, i) => {
+    dataType.setElement(data, i, v);
+  });
   const bytes = dataType.encode(data, "little");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return values.map((_, i) =>
@@ -661,17 +663,18 @@ describe("scale_offset", () => {
     expect(build("scale_offset", { offset: 10, scale: 0.1 }, s).encodedSpec(s).fillValue).toBe(0);
     expect(build("scale_offset", {}, s).encodedSpec(s).fillValue).toBe(10);
     expect(build("scale_offset", {}, s).toJson().configuration).toEqual({});
-    for (const configuration of [
+    const bad: JsonObject[] = [
       { scale: 0 },
       { offset: "x" },
       { offset: 1.5 },
       { factor: 2 },
       { scale: "NaN" },
-    ]) {
-      const target =
-        "offset" in configuration && configuration.offset === 1.5 ? spec("int8", [2]) : s;
+    ];
+    for (const configuration of bad) {
+      // 1.5 is a float64 value, but not an int8 one.
+      const target = configuration.offset === 1.5 ? spec("int8", [2]) : s;
       expect(
-        () => build("scale_offset", configuration as JsonObject, target),
+        () => build("scale_offset", configuration, target),
         JSON.stringify(configuration),
       ).toThrow(CodecConfigError);
     }
@@ -692,8 +695,6 @@ describe("bitround under its registered name", () => {
 
   it("encodes the registry's float32 sample data bit for bit", async () => {
     const s = spec("float32", [9]);
-    const pipeline = CodecPipeline.fromMetadata?.bind?.(CodecPipeline);
-    void pipeline;
     const codec = build("bitround", { keepbits: 3 }, s);
     expect(codec.name).toBe("bitround");
     expect(codec.toJson()).toMatchObject({ name: "bitround", configuration: { keepbits: 3 } });
@@ -731,6 +732,3 @@ describe("zfp", () => {
     ).toBeUndefined();
   });
 });
-
-// Keeps the Container import used when the DataType generic is spelled out above.
-export type { Container };
