@@ -22,6 +22,7 @@ export * from "./core/crc32c-codec.js";
 export * from "./core/transpose.js";
 export * from "./crc32c.js";
 export * from "./errors.js";
+export * from "./extensions/bitround-integers.js";
 export * from "./extensions/cast.js";
 export * from "./extensions/cast-value.js";
 export * from "./extensions/numeric-domain.js";

@@ -122,6 +122,13 @@ const VARIANTS: Record<string, Variant[]> = {
       samples: [float64],
       compare: within((x) => Math.abs(x) * 2 ** -20),
     },
+    {
+      label: "integers",
+      codec: { name: "bitround", configuration: { keepbits: 30 } },
+      samples: [int32],
+      // Negative values use all 32 bits of their pattern: the lowest two are rounded.
+      compare: within(() => 2),
+    },
   ],
   crc32c: [{ codec: { name: "crc32c" }, samples: [int32, uint8] }],
   gzip: [{ codec: { name: "gzip", configuration: { level: 1 } }, samples: [int32, float64] }],

@@ -702,9 +702,9 @@ describe("bitround under its registered name", () => {
     expect(floatBits(s.dataType, encoded)).toEqual(floatBits(s.dataType, rounded));
   });
 
-  it("refuses integer chunks (which the registered codec defines) with a clear error", () => {
-    expect(() => build("bitround", { keepbits: 3 }, spec("uint8", [10]))).toThrow(
-      /bitround: only float16, float32 and float64/,
+  it("refuses integer chunks under the numcodecs alias, which is float-only", () => {
+    expect(() => build("numcodecs.bitround", { keepbits: 3 }, spec("uint8", [10]))).toThrow(
+      /numcodecs\.bitround: only float16, float32 and float64/,
     );
   });
 });
@@ -730,5 +730,67 @@ describe("zfp", () => {
         },
       ),
     ).toBeUndefined();
+  });
+});
+
+describe("bitround on integers (registered name only)", () => {
+  /** Reference: round the unsigned pattern to `keepbits` significant bits, ties to even, saturating. */
+  function reference(value: bigint, bits: number, signed: boolean, keepbits: number): bigint {
+    const modulus = 1n << BigInt(bits);
+    const pattern = value < 0n ? value + modulus : value;
+    const width = pattern === 0n ? 0 : pattern.toString(2).length;
+    if (keepbits >= width) return value;
+    const q = 1n << BigInt(width - keepbits);
+    let k = pattern / q;
+    const rest = pattern - k * q;
+    if (rest * 2n > q || (rest * 2n === q && k % 2n === 1n)) k += 1n;
+    let r = k * q;
+    if (r > modulus - 1n) r = ((modulus - 1n) / q) * q;
+    return signed && r >= modulus / 2n ? r - modulus : r;
+  }
+
+  it("encodes the registry's uint8 sample data (bitround_uint8.zarr/c/0) byte for byte", () => {
+    const s = spec("uint8", [10]);
+    const codec = build("bitround", { keepbits: 3 }, s);
+    const encoded = codec.encode(
+      chunkOf(s.dataType, [0, 1, 10, 11, 100, 123, 200, 208, 209, 255]),
+      s,
+    ) as Chunk;
+    expect(Buffer.from(s.dataType.encode(encoded.data, "little")).toString("hex")).toBe(
+      "00010a0c6080c0c0e0e0",
+    );
+    expect(codec.decode(encoded, s)).toMatchObject({ shape: [10] });
+  });
+
+  it("matches the reference for every integer type (property)", () => {
+    const types: [string, number, boolean][] = [
+      ["int8", 8, true],
+      ["uint16", 16, false],
+      ["int32", 32, true],
+      ["uint32", 32, false],
+      ["int64", 64, true],
+      ["uint64", 64, false],
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...types),
+        fc.integer({ min: 0, max: 70 }),
+        fc.array(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), { minLength: 1, maxLength: 16 }),
+        ([name, bits, signed], keepbits, raw) => {
+          const modulus = 1n << BigInt(bits);
+          const values = raw.map((r) => {
+            const p = r % modulus;
+            return signed && p >= modulus / 2n ? p - modulus : p;
+          });
+          const s = spec(name, [values.length]);
+          const codec = build("bitround", { keepbits }, s);
+          const input = values.map((v) => (bits === 64 ? v : Number(v)));
+          const got = elements(s.dataType, codec.encode(chunkOf(s.dataType, input), s) as Chunk);
+          expect(got.map((v) => BigInt(v as number | bigint))).toEqual(
+            values.map((v) => reference(v, bits, signed, keepbits)),
+          );
+        },
+      ),
+    );
   });
 });

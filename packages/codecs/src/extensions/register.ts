@@ -2,6 +2,7 @@
 // implements, under their registered names.
 import { BitRoundCodec } from "../filters/bitround.js";
 import { registerCodec } from "../registry.js";
+import { IntegerBitRoundCodec } from "./bitround-integers.js";
 import { CastValueCodec } from "./cast-value.js";
 import { ReshapeCodec } from "./reshape.js";
 import { ScaleOffsetCodec } from "./scale-offset.js";
@@ -13,7 +14,10 @@ registerCodec("cast_value", (configuration, { spec }) =>
 registerCodec("scale_offset", (configuration, { spec }) =>
   ScaleOffsetCodec.fromConfig(configuration, spec),
 );
-// `numcodecs.bitround` is the registered codec's deprecated alias; floats only here.
+// `numcodecs.bitround` is the registered codec's deprecated alias (floats only); the registered
+// name also covers integer types.
 registerCodec("bitround", (configuration, { spec }) =>
-  BitRoundCodec.fromConfig(configuration, spec, "bitround"),
+  spec.dataType.kind === "int" || spec.dataType.kind === "uint"
+    ? IntegerBitRoundCodec.fromConfig(configuration, spec)
+    : BitRoundCodec.fromConfig(configuration, spec, "bitround"),
 );
