@@ -136,6 +136,50 @@ describe("scale_offset + cast_value", () => {
   );
 });
 
+describe("inside shards", () => {
+  it("scale_offset + cast_value + reshape per inner chunk: partial writes, NaN fill, empty inner chunks left out", async () => {
+    const map = new Map<string, Uint8Array>();
+    const arr = await createArray(map, {
+      path: "s",
+      shape: [8, 8],
+      chunks: [2, 4],
+      shards: [4, 8],
+      dtype: "float32",
+      fillValue: Number.NaN,
+      codecs: [
+        { name: "scale_offset", configuration: { offset: 100, scale: 2 } },
+        {
+          name: "cast_value",
+          configuration: {
+            data_type: "int16",
+            out_of_range: "clamp",
+            scalar_map: { encode: [["NaN", -32768]], decode: [[-32768, "NaN"]] },
+          },
+        },
+        { name: "reshape", configuration: { shape: [-1] } },
+        bytesLE,
+      ],
+    });
+    await arr.set([0, 0], 101.25);
+    await arr.set([7, 7], 1e9);
+    const all = Array.from((await arr.get()).data as Float32Array);
+    // 101.25 -> (1.25 * 2) = 2.5 -> 2 (ties to even) -> 2 / 2 + 100 = 101; 1e9 clamps to 32767.
+    expect(all[0]).toBe(101);
+    expect(all[63]).toBe(32767 / 2 + 100);
+    expect(all.filter((v) => !Number.isNaN(v))).toHaveLength(2);
+    // Each shard holds one non-empty inner chunk of 8 int16 values plus the index (4 x 16 bytes + crc32c).
+    const shard = map.get("s/c/0/0");
+    expect(shard?.length).toBe(16 + 4 * 16 + 4);
+    expect(hex(shard?.subarray(0, 16))).toBe(
+      hex(
+        new Uint8Array(
+          Int16Array.from([2, -32768, -32768, -32768, -32768, -32768, -32768, -32768]).buffer,
+        ),
+      ),
+    );
+  });
+});
+
 describe("reshape", () => {
   it("with transpose: the chunk stored in the transposed C order, flattened; zarrita refuses it", async () => {
     const map = new Map<string, Uint8Array>();

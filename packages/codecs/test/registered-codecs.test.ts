@@ -360,6 +360,43 @@ describe("cast_value: integer targets against a reference model", () => {
   });
 });
 
+describe("cast_value: 64-bit integers to float64, exactly", () => {
+  it("nearest-even is Number(bigint); directed modes step to the right neighbour (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), {
+          minLength: 1,
+          maxLength: 20,
+        }),
+        (values) => {
+          const near = castValues("int64", values, { data_type: "float64" });
+          expect(near).toEqual(values.map((v) => Number(v)));
+          const down = castValues("int64", values, {
+            data_type: "float64",
+            rounding: "towards-negative",
+          });
+          const up = castValues("int64", values, {
+            data_type: "float64",
+            rounding: "towards-positive",
+          });
+          values.forEach((v, i) => {
+            const lo = down[i] as number;
+            const hi = up[i] as number;
+            // Both are integers here (|v| > 2^53 or exact): compare as bigints.
+            expect(BigInt(lo) <= v && v <= BigInt(hi)).toBe(true);
+            if (lo !== hi) {
+              // Not exact: hi must be the next float64 above lo.
+              const next = new Float64Array([lo]);
+              new BigInt64Array(next.buffer)[0] += lo > 0 ? 1n : -1n;
+              expect(next[0]).toBe(hi);
+            }
+          });
+        },
+      ),
+    );
+  });
+});
+
 const FLOAT_SCRIPT = `
 import json, sys, numpy as np
 req = json.loads(sys.stdin.read())

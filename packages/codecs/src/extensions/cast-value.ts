@@ -96,7 +96,7 @@ export class CastValueCodec implements ArrayToArrayCodec {
    * @throws CodecConfigError
    */
   static fromConfig(configuration: JsonObject, spec: ChunkSpec): CastValueCodec {
-    const codec = new CastValueCodec(spec.dataType, parseOptions(configuration));
+    const codec = new CastValueCodec(spec.dataType, parseCastValueOptions(configuration));
     codec.checkFill(spec.fillValue ?? spec.dataType.defaultFill);
     return codec;
   }
@@ -238,7 +238,7 @@ function parseScalar(dataType: DataType, json: JsonValue, where: string): Numeri
  * Parses a `cast_value` configuration.
  * @throws CodecConfigError
  */
-export function parseOptions(configuration: JsonObject): CastValueOptions {
+export function parseCastValueOptions(configuration: JsonObject): CastValueOptions {
   const extra = Object.keys(configuration).filter((key) => !FIELDS.has(key));
   if (extra.length > 0) {
     throw new CodecConfigError(
