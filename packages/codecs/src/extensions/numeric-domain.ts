@@ -260,6 +260,17 @@ function tableDomain(dataType: DataType): FloatDomain {
     minFinite: values[0],
     maxFinite: values[n - 1],
     bracket: (x) => {
+      if (typeof x === "number") {
+        // Doubles compare exactly with the table: its neighbours are the bracket.
+        // At or past the value beyond either end: out of range however it rounds.
+        if (x <= below) return below;
+        if (x >= above) return above;
+        const i = search(values, x);
+        if (i < n && values[i] === x) return x;
+        if (i === 0) return { lo: below, hi: values[0], loEven: even[0] === 0 };
+        if (i === n) return { lo: values[n - 1], hi: above, loEven: even[n - 1] === 1 };
+        return { lo: values[i - 1], hi: values[i], loEven: even[i - 1] === 1 };
+      }
       const approx = Number(x);
       const i = Math.min(search(values, approx), n - 1);
       return bracketBy(
