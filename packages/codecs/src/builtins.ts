@@ -11,5 +11,6 @@ registerCodec("crc32c", (configuration) => Crc32cCodec.fromConfig(configuration)
 
 import "./blosc/register.js";
 import "./compressors/register.js";
+import "./extensions/register.js";
 import "./filters/register.js";
 import "./sharding/register.js";

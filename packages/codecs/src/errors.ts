@@ -22,13 +22,17 @@ export class CodecError extends Error {
  */
 export class UnknownCodecError extends CodecError {
   override name = "UnknownCodecError";
+  /** @param reason why a known codec cannot be used, replacing the generic advice */
   constructor(
     readonly codec: string,
     where = "",
+    reason?: string,
   ) {
     super(
-      `Unknown codec "${codec}"${where ? ` in ${where}` : ""}. Register it with registerCodec() ` +
-        `if it comes from an extension, or import the package that provides it.`,
+      `${reason ? "Unsupported" : "Unknown"} codec "${codec}"${where ? ` in ${where}` : ""}. ` +
+        (reason
+          ? `${reason}.`
+          : "Register it with registerCodec() if it comes from an extension, or import the package that provides it."),
     );
   }
 }

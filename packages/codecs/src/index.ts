@@ -1,6 +1,7 @@
 /**
  * Zarr codecs: the codec interfaces, the registry, the v3 pipeline, and every built-in codec
- * (bytes, transpose, crc32c, gzip, zlib, zstd, blosc, lz4 and the numcodecs filters).
+ * (bytes, transpose, crc32c, gzip, zlib, zstd, blosc, lz4, the numcodecs filters, and the
+ * registered reshape, cast_value, scale_offset and bitround).
  * Importing the package registers them all.
  * @packageDocumentation
  */
@@ -21,6 +22,12 @@ export * from "./core/crc32c-codec.js";
 export * from "./core/transpose.js";
 export * from "./crc32c.js";
 export * from "./errors.js";
+export * from "./extensions/bitround-integers.js";
+export type { OutOfRange, RoundingMode } from "./extensions/cast.js";
+export * from "./extensions/cast-value.js";
+export type { NumericScalar } from "./extensions/numeric-domain.js";
+export * from "./extensions/reshape.js";
+export * from "./extensions/scale-offset.js";
 export * from "./filters/astype.js";
 export * from "./filters/bitround.js";
 export * from "./filters/categorize.js";

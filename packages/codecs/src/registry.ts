@@ -1,6 +1,7 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { UnknownCodecError } from "./errors.js";
 import type { Codec, CodecContext, CodecFactory } from "./types.js";
+import { UNSUPPORTED_CODECS } from "./unsupported.js";
 
 const factories = new Map<string, CodecFactory>();
 
@@ -51,7 +52,10 @@ export function resolveCodec(
   const factory = factories.get(entry.name);
   if (!factory) {
     if (!entry.mustUnderstand) return undefined;
-    throw new UnknownCodecError(entry.name, where);
+    const reason = Object.hasOwn(UNSUPPORTED_CODECS, entry.name)
+      ? UNSUPPORTED_CODECS[entry.name]
+      : undefined;
+    throw new UnknownCodecError(entry.name, where, reason);
   }
   return factory(entry.configuration as JsonObject, context);
 }

@@ -80,6 +80,56 @@ const VARIANTS: Record<string, Variant[]> = {
     },
   ],
   transpose: [{ codec: { name: "transpose", configuration: { order: [1, 0] } }, samples: [int32] }],
+  reshape: [
+    { codec: { name: "reshape", configuration: { shape: [-1] } }, samples: [int32, int16] },
+    {
+      label: "merged input dimensions",
+      codec: { name: "reshape", configuration: { shape: [[0, 1], 2, -1] } },
+      samples: [int16],
+      smallerSpec: (s) => ({ ...s, shape: [2, 4, 4] }),
+    },
+  ],
+  cast_value: [
+    {
+      codec: { name: "cast_value", configuration: { data_type: "int16" } },
+      samples: [smallInt32],
+    },
+    {
+      label: "float64 to float32, towards zero",
+      codec: {
+        name: "cast_value",
+        configuration: { data_type: "float32", rounding: "towards-zero" },
+      },
+      samples: [float64],
+      compare: within((x) => Math.abs(x) * 2 ** -23),
+    },
+  ],
+  scale_offset: [
+    {
+      codec: { name: "scale_offset", configuration: { offset: 1000, scale: 4 } },
+      samples: [near1000],
+      compare: within((x) => Math.abs(x) * 2 ** -50),
+    },
+    {
+      label: "int32 offset",
+      codec: { name: "scale_offset", configuration: { offset: -7 } },
+      samples: [smallInt32],
+    },
+  ],
+  bitround: [
+    {
+      codec: { name: "bitround", configuration: { keepbits: 20 } },
+      samples: [float64],
+      compare: within((x) => Math.abs(x) * 2 ** -20),
+    },
+    {
+      label: "integers",
+      codec: { name: "bitround", configuration: { keepbits: 30 } },
+      samples: [int32],
+      // Negative values use all 32 bits of their pattern: the lowest two are rounded.
+      compare: within(() => 2),
+    },
+  ],
   crc32c: [{ codec: { name: "crc32c" }, samples: [int32, uint8] }],
   gzip: [{ codec: { name: "gzip", configuration: { level: 1 } }, samples: [int32, float64] }],
   zlib: [{ codec: { name: "zlib", configuration: { level: 1 } }, samples: [int32, float64] }],

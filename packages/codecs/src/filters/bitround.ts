@@ -32,23 +32,26 @@ const MANTISSA_BITS: Readonly<Record<number, number>> = { 16: 10, 32: 23, 64: 52
  */
 export class BitRoundCodec implements ArrayToArrayCodec {
   readonly kind = "array_to_array";
-  readonly name = NAME;
   private readonly maskBits: number;
 
+  /**
+   * @param name the metadata name: `numcodecs.bitround`, or the registered `bitround`
+   */
   constructor(
     readonly keepbits: number,
     readonly dataType: DataType,
+    readonly name: string = NAME,
   ) {
     const type = chunkNumericType(NAME, dataType);
     if (type.kind !== "float") {
       throw new CodecConfigError(
-        `${NAME}: only float16, float32 and float64 chunks can be bit-rounded, got ${dataType.name}`,
+        `${name}: only float16, float32 and float64 chunks can be bit-rounded, got ${dataType.name}`,
       );
     }
     const mantissa = MANTISSA_BITS[type.bits];
     if (!Number.isInteger(keepbits) || keepbits < 0 || keepbits > mantissa) {
       throw new CodecConfigError(
-        `${NAME}: "keepbits" must be an integer from 0 to ${mantissa} (the mantissa bits of ${dataType.name}), got ${keepbits}`,
+        `${name}: "keepbits" must be an integer from 0 to ${mantissa} (the mantissa bits of ${dataType.name}), got ${keepbits}`,
       );
     }
     this.maskBits = mantissa - keepbits;
@@ -58,13 +61,13 @@ export class BitRoundCodec implements ArrayToArrayCodec {
    * Builds the codec from `{keepbits}` for chunks of `spec` (whose float type bounds it).
    * @throws CodecConfigError
    */
-  static fromConfig(configuration: JsonObject, spec: ChunkSpec): BitRoundCodec {
-    const keepbits = parseInteger(configuration, "keepbits", NAME, 0, Number.MAX_SAFE_INTEGER);
-    return new BitRoundCodec(keepbits, spec.dataType);
+  static fromConfig(configuration: JsonObject, spec: ChunkSpec, name = NAME): BitRoundCodec {
+    const keepbits = parseInteger(configuration, "keepbits", name, 0, Number.MAX_SAFE_INTEGER);
+    return new BitRoundCodec(keepbits, spec.dataType, name);
   }
 
   toJson(): NamedConfig {
-    return { name: NAME, configuration: { keepbits: this.keepbits }, mustUnderstand: true };
+    return { name: this.name, configuration: { keepbits: this.keepbits }, mustUnderstand: true };
   }
 
   encodedSpec(spec: ChunkSpec): ChunkSpec {
