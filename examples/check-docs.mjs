@@ -16,16 +16,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
-import { codeBlocks, programOf } from "./doc-blocks.mjs";
+import { codeBlocks, documentedFiles, programOf } from "./doc-blocks.mjs";
 
 const root = join(import.meta.dirname, "..");
-const documents = [
-  "README.md",
-  ...readdirSync(join(root, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .sort()
-    .map((name) => `docs/${name}`),
-];
+const documents = documentedFiles(root);
 // Inside the repository so that `@z/...` imports resolve to the workspace's packages.
 const programs = join(root, ".tmp", "doc-examples-built");
 rmSync(programs, { recursive: true, force: true });
@@ -39,7 +33,7 @@ for (const document of documents) {
   const { outputText } = ts.transpileModule(programOf(document, runnable), {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   });
-  const file = join(programs, `${document.replace("/", "_")}.mjs`);
+  const file = join(programs, `${document.replaceAll("/", "_")}.mjs`);
   writeFileSync(file, outputText);
   const cwd = mkdtempSync(join(tmpdir(), "z-doc-example-"));
   try {

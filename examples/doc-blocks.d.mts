@@ -15,3 +15,6 @@ export function codeBlocks(markdown: string): CodeBlock[];
 
 /** One module from a file's blocks (notebook-style, imports merged at the top). */
 export function programOf(source: string, blocks: CodeBlock[]): string;
+
+/** README.md and every guide under docs/ (sub-folders included), relative to `root`, sorted. */
+export function documentedFiles(root: string): string[];

@@ -1,6 +1,8 @@
 // Code blocks of the Markdown docs (README.md, docs/*.md) as programs that can be type-checked
 // and run, so the examples users copy keep working. Shared by examples/test/doc-examples.test.ts
 // (type checks, runs against the sources) and check-docs.mjs (runs against the built packages).
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import ts from "typescript";
 
 /** Languages whose blocks are examples; other blocks (sh, json, ...) are left alone. */
@@ -71,4 +73,17 @@ export function programOf(source, blocks) {
     header.push(`import { ${[...names].join(", ")} } from ${JSON.stringify(from)};`);
   }
   return `${header.join("\n")}\n\n${bodies.join("\n\n")}\nexport {};\n`;
+}
+
+/**
+ * The Markdown files whose examples are checked, relative to the repository root: README.md
+ * and every guide under docs/ (sub-folders included), in a stable order.
+ */
+export function documentedFiles(root) {
+  const guides = readdirSync(join(root, "docs"), { recursive: true })
+    .map(String)
+    .filter((name) => name.endsWith(".md") && !name.startsWith("api"))
+    .sort()
+    .map((name) => `docs/${name.split("\\").join("/")}`);
+  return ["README.md", ...guides];
 }

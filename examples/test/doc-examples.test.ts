@@ -3,20 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
-import { codeBlocks, programOf } from "../doc-blocks.mjs";
+import { codeBlocks, documentedFiles, programOf } from "../doc-blocks.mjs";
 
 // The TypeScript blocks of README.md and the guides in docs/ are programs: every file's blocks,
 // in order, are type-checked against the workspace packages (their sources) and the blocks not
 // marked `<!-- example: no-run -->` are run, each file in a fresh temporary folder.
 
 const root = join(import.meta.dirname, "..", "..");
-const documents = [
-  "README.md",
-  ...readdirSync(join(root, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .sort()
-    .map((name) => `docs/${name}`),
-];
+const documents = documentedFiles(root);
 // Inside the repository (.tmp/ is ignored by git) so that `@z/...` imports resolve to the
 // workspace packages, and vitest transforms the TypeScript.
 const programs = join(root, ".tmp", `doc-examples-${process.pid}`);
@@ -27,7 +21,7 @@ function programFile(document: string, runnableOnly: boolean): string {
   const blocks = codeBlocks(readFileSync(join(root, document), "utf8")).filter(
     (block) => block.run || !runnableOnly,
   );
-  const file = join(programs, `${document.replace("/", "_")}${runnableOnly ? ".run" : ""}.ts`);
+  const file = join(programs, `${document.replaceAll("/", "_")}${runnableOnly ? ".run" : ""}.ts`);
   writeFileSync(file, programOf(document, blocks));
   return file;
 }
