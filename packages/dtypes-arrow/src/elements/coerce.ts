@@ -173,8 +173,11 @@ export function isArrowScalar(field: ArrowField, value: unknown): boolean {
   if (value instanceof Date) return true;
   if (field.dictionary) return isArrowScalar({ ...field, dictionary: undefined }, value);
   switch (field.type.name) {
+    case "runendencoded":
+      return isArrowScalar(field.children[1], value);
     case "binary":
     case "largebinary":
+    case "binaryview":
     case "fixedsizebinary":
       return asBytes(value) !== undefined;
     case "list":
@@ -221,12 +224,17 @@ export function coerceElement(field: ArrowField, value: unknown, path = "element
       if (t.precision === "HALF") return halfToNumber(numberToHalf(n));
       return t.precision === "SINGLE" ? Math.fround(n) : n;
     }
+    case "runendencoded":
+      // The elements are the values' elements; runs are a layout detail.
+      return coerceElement(field.children[1], value, path);
     case "utf8":
     case "largeutf8":
+    case "utf8view":
       if (typeof value !== "string") wrong(path, value, field, "a string");
       return value;
     case "binary":
     case "largebinary":
+    case "binaryview":
     case "fixedsizebinary": {
       const bytes = asBytes(value);
       if (!bytes) wrong(path, value, field, "a Uint8Array");

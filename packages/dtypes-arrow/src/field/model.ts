@@ -24,6 +24,8 @@ export type ArrowType =
   | { name: "largeutf8" }
   | { name: "binary" }
   | { name: "largebinary" }
+  | { name: "utf8view" }
+  | { name: "binaryview" }
   | { name: "fixedsizebinary"; byteWidth: number }
   | { name: "decimal"; precision: number; scale: number; bitWidth: 32 | 64 | 128 | 256 }
   | { name: "date"; unit: "DAY" | "MILLISECOND" }
@@ -36,7 +38,8 @@ export type ArrowType =
   | { name: "fixedsizelist"; listSize: number }
   | { name: "struct" }
   | { name: "map"; keysSorted: boolean }
-  | { name: "union"; mode: "SPARSE" | "DENSE"; typeIds: number[] };
+  | { name: "union"; mode: "SPARSE" | "DENSE"; typeIds: number[] }
+  | { name: "runendencoded" };
 
 /** The name of an Arrow type family. */
 export type ArrowTypeName = ArrowType["name"];
@@ -91,6 +94,7 @@ export const NESTED_TYPES: ReadonlySet<ArrowTypeName> = new Set([
   "struct",
   "map",
   "union",
+  "runendencoded",
 ]);
 
 /** The byte size of one element of a fixed-width type, or undefined for other types. */
@@ -179,6 +183,9 @@ export function describeArrowType(field: ArrowField): string {
       text = `map<${describeArrowType(entries.children[0])}, ${describeArrowType(entries.children[1])}>`;
       break;
     }
+    case "runendencoded":
+      text = `run_end_encoded<${child(0)}, ${child(1)}>`;
+      break;
     case "union":
       text = `${t.mode.toLowerCase()}_union<${field.children
         .map((c, i) => `${t.typeIds[i]}: ${describeArrowType(c)}`)

@@ -101,6 +101,8 @@ class BatchLayout {
   private bufferIndex = 0;
   private readonly nodes: number[];
   private readonly buffers: number[];
+  private readonly variadicCounts: number[];
+  private variadicIndex = 0;
   total = 0;
 
   constructor(
@@ -115,6 +117,25 @@ class BatchLayout {
     }
     this.nodes = batch.structs(1, 16);
     this.buffers = batch.structs(2, 16);
+    this.variadicCounts = batch.structs(4, 8);
+  }
+
+  /** How many data buffers the next view array has (the batch's `variadicBufferCounts`). */
+  private nextVariadicCount(field: ArrowField): number {
+    const pos = this.variadicCounts[this.variadicIndex++];
+    if (pos === undefined) {
+      throw new DecodeError(
+        `${this.where}: the Arrow record batch lacks the variadic buffer count of the view array ${JSON.stringify(field.name)}`,
+      );
+    }
+    const count = this.message.fb.i64(pos);
+    // Each buffer takes 16 bytes of the buffer list: more than that list holds is corrupt.
+    if (count < 0n || count > BigInt(this.buffers.length - this.bufferIndex)) {
+      throw new DecodeError(
+        `${this.where}: the view array ${JSON.stringify(field.name)} claims ${count} data buffers; the record batch lists ${this.buffers.length - this.bufferIndex} more`,
+      );
+    }
+    return Number(count);
   }
 
   /** The number of rows the batch declares. */
@@ -176,6 +197,9 @@ class BatchLayout {
     const buffers: Uint8Array[] = [];
     for (let k = bufferCount(field, unionValidity); k > 0; k--) buffers.push(this.nextBuffer());
     if (unionValidity) buffers.shift();
+    if (isViewType(field)) {
+      for (let k = this.nextVariadicCount(field); k > 0; k--) buffers.push(this.nextBuffer());
+    }
     const children = nodeChildren(field).map((child) => this.node(child));
     return { length, nullCount, buffers, children };
   }
@@ -187,7 +211,16 @@ class BatchLayout {
         `${this.where}: the Arrow record batch has ${this.nodes.length} field nodes; its schema describes ${this.nodeIndex}`,
       );
     }
+    if (this.variadicIndex !== this.variadicCounts.length) {
+      throw new DecodeError(
+        `${this.where}: the Arrow record batch has ${this.variadicCounts.length} variadic buffer counts; its schema has ${this.variadicIndex} view arrays`,
+      );
+    }
   }
+}
+
+function isViewType(field: ArrowField): boolean {
+  return !field.dictionary && (field.type.name === "utf8view" || field.type.name === "binaryview");
 }
 
 /** Every dictionary-encoded field of a schema (also inside nested fields and dictionaries), by id. */
