@@ -55,6 +55,7 @@ export {
   type IpcColumn,
   type ReadIpcOptions,
   readIpcStream,
+  readIpcStreamAsync,
 } from "./ipc/read-stream.js";
 export {
   type ArrowArrayLike,
