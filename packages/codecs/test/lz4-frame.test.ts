@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { DecodeError, decodeLz4Frame, encodeLz4Frame } from "../src/index.js";
 import { xxhash32 } from "../src/compressors/xxhash32.js";
+import { DecodeError, decodeLz4Frame, encodeLz4Frame } from "../src/index.js";
 
 // Interop runs the reference implementation, the `lz4` command line tool (liblz4), as a process.
 const dir = mkdtempSync(join(tmpdir(), "lz4-frame-"));
@@ -115,18 +115,14 @@ describe("LZ4 frame", () => {
     expect(() => decodeLz4Frame(noSize, { maxSize: 50_000 })).toThrow(DecodeError);
     // Every truncation and many byte flips fail cleanly (or, rarely, decode to other bytes).
     for (let n = 0; n < frame.length; n += 97) {
-      expect(() => decodeLz4Frame(frame.subarray(0, n), { maxSize: 1 << 20 })).toThrow(
-        DecodeError,
-      );
+      expect(() => decodeLz4Frame(frame.subarray(0, n), { maxSize: 1 << 20 })).toThrow(DecodeError);
     }
     const checked = lz4Cli(["-z", "-BX"], data);
     for (let k = 0; k < 300; k++) {
       const bad = checked.slice();
       const at = (k * 7919) % bad.length;
       bad[at] ^= 1 << (k % 8);
-      expect(() => decodeLz4Frame(bad, { maxSize: 200_000 }), `flip at ${at}`).toThrow(
-        DecodeError,
-      );
+      expect(() => decodeLz4Frame(bad, { maxSize: 200_000 }), `flip at ${at}`).toThrow(DecodeError);
     }
     expect(() => decodeLz4Frame(new Uint8Array([1, 2, 3, 4]), { maxSize: 10 })).toThrow(
       /not an LZ4 frame/,

@@ -41,9 +41,10 @@ export const DEFAULT_ARROW_COLUMN_NAME = "zarr_array";
  * chunk (`tableFromIPC` in apache-arrow, `pyarrow.ipc.open_stream`).
  *
  * Two names, one format:
- * - `z.arrow-ipc` (configuration `{}`), for the `arrow` data type: the column is the data type's
- *   field itself (its name included), and decoding refuses a stream whose schema differs from
- *   it (ArrowSchemaMismatchError).
+ * - `z.arrow-ipc` (configuration `{}`, or `{"body_compression": "lz4_frame" | "zstd"}` to
+ *   compress the IPC bodies), for the `arrow` data type: the column is the data type's field
+ *   itself (its name included), and decoding refuses a stream whose schema differs from it
+ *   (ArrowSchemaMismatchError).
  * - `arrow-ipc` (configuration `{"column_name": "..."}`, as proposed for zarr-extensions; its
  *   prototype's `arrow_ipc` spelling reads too): the column is found by name, so streams with
  *   more columns read; it also stores Zarr's own booleans, integers, floats, strings and bytes
@@ -51,7 +52,8 @@ export const DEFAULT_ARROW_COLUMN_NAME = "zarr_array";
  *   value, dictionary-encoded and large variants read too).
  *
  * Decoding does not use apache-arrow: a bounded reader checks every length and offset before
- * use (see `readIpcStream`). Encoding loads apache-arrow on first use.
+ * use (see `readIpcStream`); streams with compressed bodies decode asynchronously. Encoding
+ * loads apache-arrow on first use.
  */
 export class ArrowIpcCodec implements ArrayToBytesCodec {
   readonly kind = "array_to_bytes";

@@ -47,7 +47,8 @@ export function nativeCompatible(expected: ArrowField, actual: ArrowField): bool
   const a = actual.type;
   // Run-end encoding is a layout: the elements are those of the values.
   if (a.name === "runendencoded") return nativeCompatible(expected, actual.children[1]);
-  if (e.name === "utf8") return a.name === "utf8" || a.name === "largeutf8" || a.name === "utf8view";
+  if (e.name === "utf8")
+    return a.name === "utf8" || a.name === "largeutf8" || a.name === "utf8view";
   if (e.name === "binary")
     return a.name === "binary" || a.name === "largebinary" || a.name === "binaryview";
   return JSON.stringify(arrowTypeToJson(e)) === JSON.stringify(arrowTypeToJson(a));

@@ -216,7 +216,11 @@ export const CASES: Case[] = [
     label: "utf8view",
     field: field("v", { name: "utf8view" }),
     make: (i) =>
-      nul(i) ? null : i % 2 ? TEXTS[i % TEXTS.length] : `${TEXTS[i % TEXTS.length]} is longer, #${i}`,
+      nul(i)
+        ? null
+        : i % 2
+          ? TEXTS[i % TEXTS.length]
+          : `${TEXTS[i % TEXTS.length]} is longer, #${i}`,
   },
   {
     label: "binaryview",

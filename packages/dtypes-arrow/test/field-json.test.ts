@@ -235,7 +235,12 @@ const BAD_FIELDS: [string, unknown, RegExp][] = [
       nullable: true,
       type: { name: "runendencoded" },
       children: [
-        { name: "run_ends", nullable: false, type: { name: "int", bitWidth: 8, isSigned: true }, children: [] },
+        {
+          name: "run_ends",
+          nullable: false,
+          type: { name: "int", bitWidth: 8, isSigned: true },
+          children: [],
+        },
         { name: "values", nullable: true, type: { name: "utf8" }, children: [] },
       ],
     },

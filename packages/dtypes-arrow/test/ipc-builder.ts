@@ -2,17 +2,17 @@
 // `fb` modules apache-arrow ships), for layouts apache-arrow cannot write (run-end encoding) and
 // for hostile variants of those it can. The bodies are laid out by hand in the tests.
 import { createRequire } from "node:module";
+import { BinaryView } from "apache-arrow/fb/binary-view";
 import {
   BodyCompression,
-  Buffer as FbBuffer,
   DictionaryBatch,
+  Buffer as FbBuffer,
   FieldNode,
   Message,
   MessageHeader,
   MetadataVersion,
   RecordBatch,
 } from "apache-arrow/fb/Message_generated";
-import { BinaryView } from "apache-arrow/fb/binary-view";
 import {
   DictionaryEncoding,
   Endianness,
@@ -219,7 +219,8 @@ export function int32s(...values: number[]): Uint8Array {
 export function utf8Buffers(values: string[]): [Uint8Array, Uint8Array] {
   const data = new TextEncoder().encode(values.join(""));
   const offsets = [0];
-  for (const v of values) offsets.push(offsets[offsets.length - 1] + new TextEncoder().encode(v).length);
+  for (const v of values)
+    offsets.push(offsets[offsets.length - 1] + new TextEncoder().encode(v).length);
   return [int32s(...offsets), data];
 }
 

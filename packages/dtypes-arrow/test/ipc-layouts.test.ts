@@ -7,12 +7,12 @@ import { execFileSync } from "node:child_process";
 import { type ChunkSpec, CodecConfigError, CodecPipeline, DecodeError } from "@z/codecs";
 import {
   ArrowEncodeError,
-
   arrowDataType,
   readIpcStream,
   readIpcStreamAsync,
 } from "@z/dtypes-arrow";
 import { type Chunk, cOrderStrides, type DataType, resolveDataTypeV3 } from "@z/metadata";
+import "@z/zarr"; // registers Zarr's string and bytes data types
 import * as A from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { CASES, elements, field } from "./cases.js";
@@ -30,7 +30,12 @@ import {
 
 const text = (s: string) => new TextEncoder().encode(s);
 
-function pipelineFor(dataType: DataType, shape: number[], codec = "z.arrow-ipc", configuration = {}) {
+function pipelineFor(
+  dataType: DataType,
+  shape: number[],
+  codec = "z.arrow-ipc",
+  configuration = {},
+) {
   const spec: ChunkSpec = { shape, dataType, fillValue: dataType.defaultFill };
   return CodecPipeline.create([{ name: codec, configuration, mustUnderstand: true }], spec, 3);
 }
@@ -63,12 +68,14 @@ function toolCompressedStream(table: A.Table, codec: "lz4" | "zstd"): Uint8Array
   const saved = { ...registry.registry };
   A.compressionRegistry.set(type, {
     encode: (d: Uint8Array) =>
-      new Uint8Array(execFileSync(codec, codec === "lz4" ? ["-z", "-c", "-BD"] : ["-c", "-19"], { input: d })),
+      new Uint8Array(
+        execFileSync(codec, codec === "lz4" ? ["-z", "-c", "-BD"] : ["-c", "-19"], { input: d }),
+      ),
   });
   try {
-    return A.RecordBatchStreamWriter.writeAll(table, { compressionType: type } as never).toUint8Array(
-      true,
-    );
+    return A.RecordBatchStreamWriter.writeAll(table, {
+      compressionType: type,
+    } as never).toUint8Array(true);
   } finally {
     registry.registry = saved;
   }
@@ -95,7 +102,11 @@ describe("utf8 and binary views", () => {
   );
   const validity = new Uint8Array([0b111101]);
 
-  function viewStream(type: "binaryview" | "utf8view", patch?: (v: Uint8Array) => void, counts = [2]) {
+  function viewStream(
+    type: "binaryview" | "utf8view",
+    patch?: (v: Uint8Array) => void,
+    counts = [2],
+  ) {
     const copy = views.slice();
     patch?.(copy);
     return concat(
@@ -156,19 +167,69 @@ describe("utf8 and binary views", () => {
     expect(chunk.data).toEqual(values);
   });
 
+  it("the arrow-ipc codec reads view columns into Zarr strings and bytes", async () => {
+    const strings = resolveDataTypeV3("string");
+    const chunk = await pipelineFor(strings, [6], "arrow-ipc", { column_name: "v" }).decode(
+      viewStream("utf8view"),
+    );
+    expect(Array.from({ length: 6 }, (_, i) => strings.getElement(chunk.data, i))).toEqual([
+      "short",
+      "", // null reads as the fill value
+      "exactly12byt",
+      "thirteen byte",
+      "",
+      "a longer value that lives in the second data buffer",
+    ]);
+    const bytes = resolveDataTypeV3("bytes");
+    const raw = await pipelineFor(bytes, [6], "arrow-ipc", { column_name: "v" }).decode(
+      viewStream("binaryview"),
+    );
+    expect(Array.from({ length: 6 }, (_, i) => bytes.getElement(raw.data, i))).toEqual(
+      values.map((v) => v ?? new Uint8Array(0)),
+    );
+  });
+
   it("hostile views are a DecodeError naming the problem", () => {
     const set32 = (at: number, value: number) => (v: Uint8Array) =>
       new DataView(v.buffer).setInt32(at, value, true);
     const cases: [string, Uint8Array, RegExp][] = [
-      ["offset past the buffer", viewStream("binaryview", set32(3 * 16 + 12, 100)), /past its 16-byte data buffer/],
+      [
+        "offset past the buffer",
+        viewStream("binaryview", set32(3 * 16 + 12, 100)),
+        /past its 16-byte data buffer/,
+      ],
       ["length past the buffer", viewStream("binaryview", set32(3 * 16, 1 << 30)), /past its/],
       ["negative length", viewStream("binaryview", set32(0, -5)), /length -5/],
-      ["unknown data buffer", viewStream("binaryview", set32(3 * 16 + 8, 7)), /data buffer 7.*it has 2/],
+      [
+        "unknown data buffer",
+        viewStream("binaryview", set32(3 * 16 + 8, 7)),
+        /data buffer 7.*it has 2/,
+      ],
       ["negative offset", viewStream("binaryview", set32(5 * 16 + 12, -1)), /offset -1/],
-      ["prefix that differs", viewStream("binaryview", (v) => { v[3 * 16 + 5] ^= 1; }), /prefix differs/],
-      ["invalid UTF-8", viewStream("utf8view", (v) => { v[4] = 0xff; }), /invalid UTF-8/],
-      ["a huge variadic count", viewStream("binaryview", undefined, [2 ** 40]), /claims 1099511627776 data buffers/],
-      ["no variadic count", viewStream("binaryview", undefined, []), /lacks the variadic buffer count/],
+      [
+        "prefix that differs",
+        viewStream("binaryview", (v) => {
+          v[3 * 16 + 5] ^= 1;
+        }),
+        /prefix differs/,
+      ],
+      [
+        "invalid UTF-8",
+        viewStream("utf8view", (v) => {
+          v[4] = 0xff;
+        }),
+        /invalid UTF-8/,
+      ],
+      [
+        "a huge variadic count",
+        viewStream("binaryview", undefined, [2 ** 40]),
+        /claims 1099511627776 data buffers/,
+      ],
+      [
+        "no variadic count",
+        viewStream("binaryview", undefined, []),
+        /lacks the variadic buffer count/,
+      ],
       ["a count too small", viewStream("binaryview", undefined, [1]), /data buffer 1.*it has 1/],
     ];
     for (const [label, bytes, message] of cases) {
@@ -262,6 +323,13 @@ describe("run-end encoding (read; apache-arrow cannot write it)", () => {
       reeStream([3, 5, 7]),
     );
     expect(chunk.data).toEqual(expected);
+    const strings = resolveDataTypeV3("string");
+    const native = await pipelineFor(strings, [7], "arrow-ipc", { column_name: "v" }).decode(
+      reeStream([3, 5, 7]),
+    );
+    expect(Array.from({ length: 7 }, (_, i) => strings.getElement(native.data, i))).toEqual(
+      expected.map((v) => v ?? ""),
+    );
     // The last run may end past the array (a sliced array).
     expect(readIpcStream(reeStream([3, 5, 9])).elements).toEqual(expected);
   });
@@ -280,7 +348,11 @@ describe("run-end encoding (read; apache-arrow cannot write it)", () => {
       ["negative", reeStream([-1, 5, 7]), /do not increase/],
       ["ending early", reeStream([3, 5, 6]), /end at 6, before its 7 elements/],
       ["fewer ends than values", reeStream([3, 7]), /2 run ends but 3 values/],
-      ["2^40 elements from one run", reeStream([3, 5, 2 ** 40], 64, 2 ** 40), /more array elements/],
+      [
+        "2^40 elements from one run",
+        reeStream([3, 5, 2 ** 40], 64, 2 ** 40),
+        /more array elements/,
+      ],
     ];
     for (const [label, bytes, message] of cases) {
       expect(() => readIpcStream(bytes), label).toThrow(DecodeError);
@@ -294,7 +366,11 @@ describe("dictionary deltas", () => {
   const dictionary = (values: string[], isDelta: boolean) =>
     dictionaryBatchMessage(
       3,
-      { length: values.length, nodes: [[values.length, 0]], buffers: [new Uint8Array(0), ...utf8Buffers(values)] },
+      {
+        length: values.length,
+        nodes: [[values.length, 0]],
+        buffers: [new Uint8Array(0), ...utf8Buffers(values)],
+      },
       isDelta,
     );
   const batch = (indices: number[]) =>
@@ -334,7 +410,15 @@ describe("dictionary deltas", () => {
 });
 
 describe("compressed bodies (LZ4_FRAME, ZSTD)", () => {
-  const picked = ["int32", "utf8", "utf8view", "list<int32>", "struct", "dictionary<int8, utf8>", "binaryview"];
+  const picked = [
+    "int32",
+    "utf8",
+    "utf8view",
+    "list<int32>",
+    "struct",
+    "dictionary<int8, utf8>",
+    "binaryview",
+  ];
 
   for (const codec of ["lz4_frame", "zstd"] as const) {
     it(`z.arrow-ipc with body_compression ${codec} round-trips, and apache-arrow reads it through the ${codec === "zstd" ? "zstd" : "lz4"} tool`, async () => {
@@ -355,7 +439,9 @@ describe("compressed bodies (LZ4_FRAME, ZSTD)", () => {
         const expected = A.tableFromIPC(plain).getChildAt(0)!;
         const got = theirs.getChildAt(0)!;
         for (let i = 0; i < 200; i++)
-          expect(JSON.stringify(got.get(i), bigints), `${label} ${i}`).toBe(JSON.stringify(expected.get(i), bigints));
+          expect(JSON.stringify(got.get(i), bigints), `${label} ${i}`).toBe(
+            JSON.stringify(expected.get(i), bigints),
+          );
       }
     });
   }
@@ -380,14 +466,21 @@ describe("compressed bodies (LZ4_FRAME, ZSTD)", () => {
 
   for (const tool of ["lz4", "zstd"] as const) {
     it(`reads streams apache-arrow compressed with the ${tool} tool, under both codec names`, async () => {
-      const values = Array.from({ length: 500 }, (_, i) => (i % 11 === 3 ? null : `value ${i % 13}`));
+      const values = Array.from({ length: 500 }, (_, i) =>
+        i % 11 === 3 ? null : `value ${i % 13}`,
+      );
       const table = new A.Table({ v: A.vectorFromArray(values, new A.Utf8()) });
       const bytes = toolCompressedStream(table, tool);
       expect((await readIpcStreamAsync(bytes)).elements).toEqual(values);
       const dataType = arrowDataType(field("v", { name: "utf8" }));
       expect((await pipelineFor(dataType, [500]).decode(bytes)).data).toEqual(values);
       const int32 = resolveDataTypeV3("int32");
-      const numbers = new A.Table({ n: A.vectorFromArray(values.map((_, i) => i % 9), new A.Int32()) });
+      const numbers = new A.Table({
+        n: A.vectorFromArray(
+          values.map((_, i) => i % 9),
+          new A.Int32(),
+        ),
+      });
       const chunk = await pipelineFor(int32, [500], "arrow-ipc", { column_name: "n" }).decode(
         toolCompressedStream(numbers, tool),
       );
@@ -397,7 +490,9 @@ describe("compressed bodies (LZ4_FRAME, ZSTD)", () => {
 
   describe("hostile compressed buffers", () => {
     const values = Array.from({ length: 64 }, (_, i) => i % 5);
-    const dataType = arrowDataType(field("v", { name: "int", bitWidth: 32, isSigned: true }, false));
+    const dataType = arrowDataType(
+      field("v", { name: "int", bitWidth: 32, isSigned: true }, false),
+    );
 
     /** The compressed values buffer (the second buffer) of a record batch from apache-arrow. */
     function valuesPrefixAt(bytes: Uint8Array): number {
@@ -450,20 +545,35 @@ describe("compressed bodies (LZ4_FRAME, ZSTD)", () => {
     it("an unknown codec or method is a DecodeError", async () => {
       const bytes = concat(
         schemaMessage([{ name: "v", nullable: false, type: "int32" }]),
-        recordBatchMessage({ length: 1, nodes: [[1, 0]], buffers: [new Uint8Array(0), int32s(-1, -1, 7)], compression: 5 }),
+        recordBatchMessage({
+          length: 1,
+          nodes: [[1, 0]],
+          buffers: [new Uint8Array(0), int32s(-1, -1, 7)],
+          compression: 5,
+        }),
         END_OF_STREAM,
       );
       await expect(readIpcStreamAsync(bytes)).rejects.toThrow(/compression codec 5 is not known/);
       // An uncompressed buffer marked -1 reads as is.
       const raw = concat(
         schemaMessage([{ name: "v", nullable: false, type: "int32" }]),
-        recordBatchMessage({ length: 1, nodes: [[1, 0]], buffers: [new Uint8Array(0), int32s(-1, -1, 7)], compression: 1 }),
+        recordBatchMessage({
+          length: 1,
+          nodes: [[1, 0]],
+          buffers: [new Uint8Array(0), int32s(-1, -1, 7)],
+          compression: 1,
+        }),
         END_OF_STREAM,
       );
       expect((await readIpcStreamAsync(raw)).elements).toEqual([7]);
       const short = concat(
         schemaMessage([{ name: "v", nullable: false, type: "int32" }]),
-        recordBatchMessage({ length: 1, nodes: [[1, 0]], buffers: [new Uint8Array(0), int32s(7)], compression: 1 }),
+        recordBatchMessage({
+          length: 1,
+          nodes: [[1, 0]],
+          buffers: [new Uint8Array(0), int32s(7)],
+          compression: 1,
+        }),
         END_OF_STREAM,
       );
       await expect(readIpcStreamAsync(short)).rejects.toThrow(/too few for its length prefix/);
@@ -474,6 +584,3 @@ describe("compressed bodies (LZ4_FRAME, ZSTD)", () => {
 function bigints(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? value.toString() : value;
 }
-
-
-

@@ -8,7 +8,8 @@
 export function decodeLz4Block(src: Uint8Array, dst: Uint8Array): string | undefined {
   const end = decodeLz4BlockAt(src, dst, 0);
   if (typeof end === "string") return end;
-  if (end !== dst.length) return `the block decodes to ${end} bytes, but its header states ${dst.length}`;
+  if (end !== dst.length)
+    return `the block decodes to ${end} bytes, but its header states ${dst.length}`;
   return undefined;
 }
 
@@ -18,7 +19,6 @@ export function decodeLz4Block(src: Uint8Array, dst: Uint8Array): string | undef
  * @returns the end of the decoded data in `dst`, or what is wrong with the block
  */
 export function decodeLz4BlockAt(src: Uint8Array, dst: Uint8Array, start: number): number | string {
-
   const end = src.length;
   const size = dst.length;
   let ip = 0;

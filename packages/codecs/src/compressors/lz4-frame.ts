@@ -132,8 +132,10 @@ function decodeFrame(
     if (word === 0) break; // EndMark
     const stored = (word & 0x80000000) !== 0;
     const size = word & 0x7fffffff;
-    if (size > blockMax) fail(`a block of ${size} bytes exceeds the frame's ${blockMax}-byte maximum`);
-    if (size > bytes.length - pos) fail(`a block claims ${size} bytes; ${bytes.length - pos} remain`);
+    if (size > blockMax)
+      fail(`a block of ${size} bytes exceeds the frame's ${blockMax}-byte maximum`);
+    if (size > bytes.length - pos)
+      fail(`a block claims ${size} bytes; ${bytes.length - pos} remain`);
     const block = bytes.subarray(pos, pos + size);
     pos += size;
     if (blockChecksum) {

@@ -432,7 +432,12 @@ export function buildColumn(field: ArrowField, items: ArrayLike<unknown>): Colum
       };
     case "utf8view":
     case "binaryview":
-      return { length: n, nullCount, buffers: [bitmap, ...viewColumns(field, items)], children: [] };
+      return {
+        length: n,
+        nullCount,
+        buffers: [bitmap, ...viewColumns(field, items)],
+        children: [],
+      };
     case "runendencoded":
       throw new ArrowEncodeError(
         `The Arrow field ${JSON.stringify(field.name)} is run-end encoded, which this package reads but does not write`,

@@ -379,7 +379,11 @@ function readViews(
       const offset = dv.getInt32(at + 12, true);
       const buffer = data[index];
       if (index < 0 || buffer === undefined)
-        corrupt(ctx, field, `has a view into data buffer ${index} at element ${i}; it has ${data.length}`);
+        corrupt(
+          ctx,
+          field,
+          `has a view into data buffer ${index} at element ${i}; it has ${data.length}`,
+        );
       if (offset < 0 || offset + length > buffer.length)
         corrupt(
           ctx,
@@ -420,9 +424,11 @@ function readRunEndEncoded(ctx: ReadContext, field: ArrowField, node: ColumnNode
   const runs = endsNode.length;
   if (n > 0 && runs === 0) corrupt(ctx, field, `has ${n} elements but no runs`);
   const endsType = field.children[0].type as { bitWidth: 16 | 32 | 64 };
-  const ctor = (
-    endsType.bitWidth === 16 ? Int16Array : endsType.bitWidth === 32 ? Int32Array : BigInt64Array
-  ) as unknown as Ctor<ArrayLike<number | bigint>>;
+  const ctor = (endsType.bitWidth === 16
+    ? Int16Array
+    : endsType.bitWidth === 32
+      ? Int32Array
+      : BigInt64Array) as unknown as Ctor<ArrayLike<number | bigint>>;
   need(ctx, field, endsNode.buffers[1], runs * ctor.BYTES_PER_ELEMENT, "run ends");
   const ends = typedView(endsNode.buffers[1], ctor, runs);
   const values = readColumn(field.children[1], valuesNode, ctx);
@@ -432,7 +438,11 @@ function readRunEndEncoded(ctx: ReadContext, field: ArrowField, node: ColumnNode
   for (let r = 0; r < runs && i < n; r++) {
     const end = Number(ends[r]);
     if (!(end > previous))
-      corrupt(ctx, field, `has run ends that do not increase (${previous} then ${end} at run ${r})`);
+      corrupt(
+        ctx,
+        field,
+        `has run ends that do not increase (${previous} then ${end} at run ${r})`,
+      );
     const stop = Math.min(end, n);
     for (; i < stop; i++) out[i] = values[r];
     previous = end;
