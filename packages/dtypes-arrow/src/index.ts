@@ -3,7 +3,7 @@
  * Arrow's JSON integration-test format (any of ints, floats, bool, dates, times, timestamps,
  * durations, intervals, decimals, fixed-size binary, utf8 and binary and their large and view
  * variants, lists, large lists, fixed-size lists, structs, maps, sparse and dense unions,
- * dictionaries, and run-end encoding for reading);
+ * dictionaries, and list views and run-end encoding for reading);
  * the `z.arrow-ipc` codec, which stores each chunk as an Arrow IPC stream of one record batch
  * with one column, and the `arrow-ipc` codec proposed for zarr-extensions; helpers that read a
  * selection as an apache-arrow vector and write one. Importing the package registers the data

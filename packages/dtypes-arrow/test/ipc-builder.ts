@@ -3,6 +3,8 @@
 // for hostile variants of those it can. The bodies are laid out by hand in the tests.
 import { createRequire } from "node:module";
 import { BinaryView } from "apache-arrow/fb/binary-view";
+import { LargeListView } from "apache-arrow/fb/large-list-view";
+import { ListView } from "apache-arrow/fb/list-view";
 import {
   BodyCompression,
   DictionaryBatch,
@@ -41,7 +43,16 @@ type Builder = {
 export interface FieldSpec {
   name: string;
   nullable: boolean;
-  type: "int16" | "int32" | "int64" | "utf8" | "utf8view" | "binaryview" | "runendencoded";
+  type:
+    | "int16"
+    | "int32"
+    | "int64"
+    | "utf8"
+    | "utf8view"
+    | "binaryview"
+    | "runendencoded"
+    | "listview"
+    | "largelistview";
   children?: FieldSpec[];
   /** A dictionary id: the field is dictionary-encoded (int32 indices), `type` its values. */
   dictionaryId?: number;
@@ -73,6 +84,14 @@ function buildField(b: Builder, spec: FieldSpec): number {
     case "binaryview":
       typeType = Type.BinaryView;
       type = BinaryView.createBinaryView(b as never);
+      break;
+    case "listview":
+      typeType = Type.ListView;
+      type = ListView.createListView(b as never);
+      break;
+    case "largelistview":
+      typeType = Type.LargeListView;
+      type = LargeListView.createLargeListView(b as never);
       break;
     case "runendencoded":
       typeType = Type.RunEndEncoded;

@@ -361,6 +361,88 @@ describe("run-end encoding (read; apache-arrow cannot write it)", () => {
   });
 });
 
+describe("list views (read; apache-arrow cannot write them)", () => {
+  const stream = (large: boolean, offsets: number[], sizes: number[], n = 4) => {
+    const ints = (v: number[]) =>
+      large ? new Uint8Array(BigInt64Array.from(v.map(BigInt)).buffer) : int32s(...v);
+    return concat(
+      schemaMessage([
+        {
+          name: "v",
+          nullable: true,
+          type: large ? "largelistview" : "listview",
+          children: [{ name: "item", nullable: false, type: "int32" }],
+        },
+      ]),
+      recordBatchMessage({
+        length: n,
+        nodes: [
+          [n, 1],
+          [4, 0],
+        ],
+        buffers: [
+          new Uint8Array([0b1101]),
+          ints(offsets),
+          ints(sizes),
+          new Uint8Array(0),
+          int32s(1, 2, 3, 4),
+        ],
+      }),
+      END_OF_STREAM,
+    );
+  };
+
+  it.each([false, true])("reads overlapping lists in any order (large: %s)", async (large) => {
+    // Element 2 overlaps element 0; element 3 is empty; element 1 is null.
+    const bytes = stream(large, [0, 0, 1, 4], [2, 0, 3, 0]);
+    const column = readIpcStream(bytes);
+    expect(column.field.type.name).toBe(large ? "largelistview" : "listview");
+    expect(column.elements).toEqual([[1, 2], null, [2, 3, 4], []]);
+    const dataType = arrowDataType(column.field);
+    expect((await pipelineFor(dataType, [4]).decode(bytes)).data).toEqual(column.elements);
+    await expect(pipelineFor(dataType, [4]).encode(chunkOf(column.elements, [4]))).rejects.toThrow(
+      ArrowEncodeError,
+    );
+  });
+
+  it("ranges outside the child, and many lists over the same items, are a DecodeError", () => {
+    expect(() => readIpcStream(stream(false, [0, 0, 2, 0], [2, 0, 3, 0]))).toThrow(
+      /3 items at offset 2 at element 2, outside its 4-item child/,
+    );
+    expect(() => readIpcStream(stream(false, [0, 0, -1, 0], [2, 0, 1, 0]))).toThrow(DecodeError);
+    expect(() => readIpcStream(stream(true, [0, 0, 0, 0], [2, 0, -2, 0]))).toThrow(DecodeError);
+    const n = 40_000;
+    const validity = new Uint8Array(Math.ceil(n / 8)).fill(255);
+    const many = concat(
+      schemaMessage([
+        {
+          name: "v",
+          nullable: true,
+          type: "listview",
+          children: [{ name: "item", nullable: false, type: "int32" }],
+        },
+      ]),
+      recordBatchMessage({
+        length: n,
+        nodes: [
+          [n, 0],
+          [2000, 0],
+        ],
+        buffers: [
+          validity,
+          new Uint8Array(4 * n),
+          int32s(...new Array(n).fill(2000)),
+          new Uint8Array(0),
+          new Uint8Array(8000),
+        ],
+      }),
+      END_OF_STREAM,
+    );
+    // 40,000 lists of the same 2,000 items: 80 million items from a 328 KB stream.
+    expect(() => readIpcStream(many)).toThrow(/more items than the stream's size allows/);
+  });
+});
+
 describe("dictionary deltas", () => {
   const dictField: FieldSpec = { name: "v", nullable: true, type: "utf8", dictionaryId: 3 };
   const dictionary = (values: string[], isDelta: boolean) =>

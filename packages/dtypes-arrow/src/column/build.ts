@@ -439,8 +439,10 @@ export function buildColumn(field: ArrowField, items: ArrayLike<unknown>): Colum
         children: [],
       };
     case "runendencoded":
+    case "listview":
+    case "largelistview":
       throw new ArrowEncodeError(
-        `The Arrow field ${JSON.stringify(field.name)} is run-end encoded, which this package reads but does not write`,
+        `The Arrow field ${JSON.stringify(field.name)} is ${t.name}, which this package reads but does not write`,
       );
     case "list":
     case "largelist":

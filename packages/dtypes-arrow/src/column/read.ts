@@ -295,6 +295,9 @@ export function readColumn(field: ArrowField, node: ColumnNode, ctx: ReadContext
     case "utf8view":
     case "binaryview":
       return readViews(ctx, field, node, valid);
+    case "listview":
+    case "largelistview":
+      return readListViews(ctx, field, node, valid);
     case "list":
     case "largelist":
     case "map": {
@@ -407,6 +410,49 @@ function readViews(
         corrupt(ctx, field, `holds invalid UTF-8 at element ${i}`);
       }
     }
+  }
+  return out;
+}
+
+/**
+ * Reads a list view or large list view array: an offset and a size per element, each list the
+ * child items from its offset on (lists may overlap and come in any order). Every range is
+ * checked against the child array, and the items all lists copy out are bounded together.
+ */
+function readListViews(
+  ctx: ReadContext,
+  field: ArrowField,
+  node: ColumnNode,
+  valid: (i: number) => boolean,
+): unknown[] {
+  const n = node.length;
+  const large = field.type.name === "largelistview";
+  const ctor = (large ? BigInt64Array : Int32Array) as unknown as Ctor<ArrayLike<number | bigint>>;
+  need(ctx, field, node.buffers[1], n * ctor.BYTES_PER_ELEMENT, "offsets");
+  need(ctx, field, node.buffers[2], n * ctor.BYTES_PER_ELEMENT, "sizes");
+  const offsets = typedView(node.buffers[1], ctor, n);
+  const sizes = typedView(node.buffers[2], ctor, n);
+  const child = node.children[0];
+  const items = readColumn(field.children[0], child, ctx);
+  const budget = ctx.viewBytes ?? { left: Number.POSITIVE_INFINITY };
+  const out: unknown[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!valid(i)) {
+      out[i] = null;
+      continue;
+    }
+    const offset = Number(offsets[i]);
+    const size = Number(sizes[i]);
+    if (offset < 0 || size < 0 || offset + size > child.length)
+      corrupt(
+        ctx,
+        field,
+        `has a list of ${size} items at offset ${offset} at element ${i}, outside its ${child.length}-item child`,
+      );
+    budget.left -= size;
+    if (budget.left < 0)
+      corrupt(ctx, field, "has lists that add up to more items than the stream's size allows");
+    out[i] = items.slice(offset, offset + size);
   }
   return out;
 }

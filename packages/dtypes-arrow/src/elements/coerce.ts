@@ -182,6 +182,8 @@ export function isArrowScalar(field: ArrowField, value: unknown): boolean {
       return asBytes(value) !== undefined;
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist":
       if (isTypedArray(value)) return true;
       if (Array.isArray(value)) return isOneListElement(field, value);
@@ -274,6 +276,8 @@ export function coerceElement(field: ArrowField, value: unknown, path = "element
       return coerceInterval(field, value, path);
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist": {
       if (!Array.isArray(value) && !isTypedArray(value)) wrong(path, value, field, "an array");
       const items = value as ArrayLike<unknown>;

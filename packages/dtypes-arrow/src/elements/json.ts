@@ -50,6 +50,8 @@ export function arrowElementToJson(field: ArrowField, value: unknown): JsonValue
       );
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist":
       return (value as unknown[]).map((item) => arrowElementToJson(field.children[0], item));
     case "struct": {
@@ -124,6 +126,8 @@ function fromJsonValue(field: ArrowField, json: JsonValue, path: string): unknow
       );
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist":
       if (!Array.isArray(json)) return json;
       return json.map((item, i) => fromJsonValue(field.children[0], item, `${path}[${i}]`));

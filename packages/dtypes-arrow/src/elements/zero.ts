@@ -45,6 +45,8 @@ export function zeroElement(field: ArrowField): unknown {
       return { months: 0, days: 0, nanoseconds: 0n };
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "map":
       return [];
     case "fixedsizelist":

@@ -35,6 +35,8 @@ export type ArrowType =
   | { name: "interval"; unit: "YEAR_MONTH" | "DAY_TIME" | "MONTH_DAY_NANO" }
   | { name: "list" }
   | { name: "largelist" }
+  | { name: "listview" }
+  | { name: "largelistview" }
   | { name: "fixedsizelist"; listSize: number }
   | { name: "struct" }
   | { name: "map"; keysSorted: boolean }
@@ -90,6 +92,8 @@ export interface ArrowField {
 export const NESTED_TYPES: ReadonlySet<ArrowTypeName> = new Set([
   "list",
   "largelist",
+  "listview",
+  "largelistview",
   "fixedsizelist",
   "struct",
   "map",
@@ -170,6 +174,8 @@ export function describeArrowType(field: ArrowField): string {
       break;
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
       text = `${t.name}<${child(0)}>`;
       break;
     case "fixedsizelist":

@@ -12,8 +12,6 @@ import type {
 const TIME_UNITS: readonly ArrowTimeUnit[] = ["SECOND", "MILLISECOND", "MICROSECOND", "NANOSECOND"];
 
 /** Types of Arrow's format that this package does not read or write (yet). */
-const UNSUPPORTED = new Set(["listview", "largelistview"]);
-
 /** Nesting deeper than this is refused: no real schema needs it, and recursion must end. */
 const MAX_DEPTH = 64;
 
@@ -109,6 +107,8 @@ function parseType(json: JsonValue | undefined, where: string): ArrowType {
     case "runendencoded":
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
       only();
       return { name };
     case "struct":
@@ -193,8 +193,6 @@ function parseType(json: JsonValue | undefined, where: string): ArrowType {
       return { name, mode, typeIds };
     }
   }
-  if (UNSUPPORTED.has(name))
-    fail(`${where}.name`, `"${name}" is an Arrow type this package does not support yet`);
   return fail(`${where}.name`, `"${name}" is not an Arrow type name`);
 }
 
@@ -240,6 +238,8 @@ function checkChildren(field: ArrowField, where: string): void {
   switch (type.name) {
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist":
       count(1);
       return;

@@ -32,9 +32,11 @@ function valueType(A: ArrowModule, field: ArrowField): DataType {
     case "binaryview":
       return new A.BinaryView();
     case "runendencoded":
-      // apache-arrow has no run-end encoded type: such fields are read, not written.
+    case "listview":
+    case "largelistview":
+      // apache-arrow has neither type: such fields are read, not written.
       throw new ArrowEncodeError(
-        `The Arrow field ${JSON.stringify(field.name)} is run-end encoded, which this package reads but does not write (apache-arrow cannot); use the values' type instead`,
+        `The Arrow field ${JSON.stringify(field.name)} is ${t.name === "runendencoded" ? "run-end encoded" : `a ${t.name}`}, which this package reads but does not write (apache-arrow cannot); use ${t.name === "runendencoded" ? "the values' type" : "a list"} instead`,
       );
     case "fixedsizebinary":
       return new A.FixedSizeBinary(t.byteWidth);
