@@ -528,6 +528,31 @@ describe("compressed bodies (LZ4_FRAME, ZSTD)", () => {
     });
   }
 
+  it("concurrent compressed writes do not mix, and leave apache-arrow's registry as it was", async () => {
+    const user = { decode: (d: Uint8Array) => d };
+    const registry = A.compressionRegistry as unknown as { registry: Record<number, unknown> };
+    registry.registry[A.CompressionType.ZSTD] = user;
+    try {
+      const dataType = arrowDataType(field("v", { name: "utf8" }));
+      const chunks = Array.from({ length: 6 }, (_, k) =>
+        Array.from({ length: 300 }, (_, i) => `chunk ${k} value ${i % (k + 2)}`),
+      );
+      const written = await Promise.all(
+        chunks.map((values, k) =>
+          pipelineFor(dataType, [300], "z.arrow-ipc", {
+            body_compression: k % 2 ? "zstd" : "lz4_frame",
+          }).encode(chunkOf(values, [300])),
+        ),
+      );
+      for (let k = 0; k < chunks.length; k++)
+        expect((await readIpcStreamAsync(written[k])).elements).toEqual(chunks[k]);
+      expect(A.compressionRegistry.get(A.CompressionType.ZSTD)).toBe(user);
+      expect(A.compressionRegistry.get(A.CompressionType.LZ4_FRAME)).toBeNull();
+    } finally {
+      registry.registry[A.CompressionType.ZSTD] = undefined;
+    }
+  });
+
   it("the configuration is written and checked", () => {
     const dataType = arrowDataType(field("v", { name: "utf8" }));
     const pipeline = pipelineFor(dataType, [2], "z.arrow-ipc", { body_compression: "zstd" });

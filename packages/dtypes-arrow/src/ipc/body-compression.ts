@@ -133,6 +133,11 @@ interface ReplayCodec {
   encode(data: Uint8Array): Uint8Array;
 }
 
+/** Our hooks, so that a write never mistakes another write's hook for the user's codec. */
+const hooks = new WeakSet<object>();
+/** The codec the registry held before our first write, by compression type (restored after). */
+const userCodecs = new Map<number, unknown>();
+
 // The magic numbers apache-arrow checks when a codec is registered (LZ4 frame: magic then a
 // version-1 flag byte; zstd: magic and two more bytes).
 const PROBE_PREFIX: Record<BodyCompression, number[]> = {
@@ -157,7 +162,9 @@ export async function withBodyCompression(
 ): Promise<{ bytes: Uint8Array; sizes: number[] }> {
   const type = codec === "lz4_frame" ? A.CompressionType.LZ4_FRAME : A.CompressionType.ZSTD;
   const registry = A.compressionRegistry;
-  const previous = registry.get(type);
+  const current = registry.get(type);
+  // Concurrent writes interleave at the await below: only a codec that is not ours is the user's.
+  if (!current || !hooks.has(current)) userCodecs.set(type, current ?? undefined);
   const prefix = PROBE_PREFIX[codec];
   const longer = (data: Uint8Array) => {
     const out = new Uint8Array(prefix.length + data.length);
@@ -168,6 +175,7 @@ export async function withBodyCompression(
   const recorded: Uint8Array[] = [];
   let run = (data: Uint8Array): Uint8Array => longer(data);
   const hook: ReplayCodec = { encode: (data) => run(data) };
+  hooks.add(hook);
   const install = () => registry.set(type, hook);
   try {
     install();
@@ -189,7 +197,8 @@ export async function withBodyCompression(
     }
     return { bytes, sizes: recorded.map((data) => data.length) };
   } finally {
-    if (previous) registry.set(type, previous);
-    else (registry as unknown as { registry: Record<number, unknown> }).registry[type] = undefined;
+    // Restore the user's codec; later writes install their hook again before each run.
+    const user = userCodecs.get(type);
+    (registry as unknown as { registry: Record<number, unknown> }).registry[type] = user;
   }
 }
