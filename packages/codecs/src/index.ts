@@ -14,6 +14,7 @@ export * from "./compressors/checksum32.js";
 export * from "./compressors/crc32.js";
 export * from "./compressors/gzip.js";
 export * from "./compressors/lz4.js";
+export * from "./compressors/lz4-frame.js";
 export * from "./compressors/lzma.js";
 export * from "./compressors/zlib.js";
 export * from "./compressors/zstd.js";

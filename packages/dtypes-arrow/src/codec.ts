@@ -20,7 +20,8 @@ import { coerceElement } from "./elements/coerce.js";
 import { ArrowSchemaMismatchError } from "./errors.js";
 import { fieldDifference } from "./field/compare.js";
 import type { ArrowField } from "./field/model.js";
-import { readIpcStream } from "./ipc/read-stream.js";
+import type { BodyCompression } from "./ipc/body-compression.js";
+import { type IpcColumn, readIpcStreamEither } from "./ipc/read-stream.js";
 import { writeIpcStream } from "./ipc/write-stream.js";
 import { nativeArrowField, nativeCompatible } from "./native.js";
 
@@ -40,9 +41,10 @@ export const DEFAULT_ARROW_COLUMN_NAME = "zarr_array";
  * chunk (`tableFromIPC` in apache-arrow, `pyarrow.ipc.open_stream`).
  *
  * Two names, one format:
- * - `z.arrow-ipc` (configuration `{}`), for the `arrow` data type: the column is the data type's
- *   field itself (its name included), and decoding refuses a stream whose schema differs from
- *   it (ArrowSchemaMismatchError).
+ * - `z.arrow-ipc` (configuration `{}`, or `{"body_compression": "lz4_frame" | "zstd"}` to
+ *   compress the IPC bodies), for the `arrow` data type: the column is the data type's field
+ *   itself (its name included), and decoding refuses a stream whose schema differs from it
+ *   (ArrowSchemaMismatchError).
  * - `arrow-ipc` (configuration `{"column_name": "..."}`, as proposed for zarr-extensions; its
  *   prototype's `arrow_ipc` spelling reads too): the column is found by name, so streams with
  *   more columns read; it also stores Zarr's own booleans, integers, floats, strings and bytes
@@ -50,7 +52,8 @@ export const DEFAULT_ARROW_COLUMN_NAME = "zarr_array";
  *   value, dictionary-encoded and large variants read too).
  *
  * Decoding does not use apache-arrow: a bounded reader checks every length and offset before
- * use (see `readIpcStream`). Encoding loads apache-arrow on first use.
+ * use (see `readIpcStream`); streams with compressed bodies decode asynchronously. Encoding
+ * loads apache-arrow on first use.
  */
 export class ArrowIpcCodec implements ArrayToBytesCodec {
   readonly kind = "array_to_bytes";
@@ -63,6 +66,8 @@ export class ArrowIpcCodec implements ArrayToBytesCodec {
     readonly field: ArrowField,
     /** Whether the array's data type is `arrow` (otherwise a native Zarr type). */
     private readonly arrowElements: boolean,
+    /** Arrow IPC body compression of written chunks (`z.arrow-ipc` only); reads take any. */
+    readonly bodyCompression?: BodyCompression,
   ) {}
 
   /**
@@ -75,7 +80,7 @@ export class ArrowIpcCodec implements ArrayToBytesCodec {
     { spec }: CodecContext,
   ): ArrowIpcCodec {
     const extension = name !== ARROW_IPC_CODEC;
-    const allowed = extension ? ["column_name"] : [];
+    const allowed = extension ? ["column_name"] : ["body_compression"];
     for (const key of Object.keys(configuration)) {
       if (!allowed.includes(key)) {
         throw new CodecConfigError(
@@ -90,7 +95,13 @@ export class ArrowIpcCodec implements ArrayToBytesCodec {
           `The ${name} codec stores arrays of the arrow data type; this array's data type is ${dataType.name} (use "${ARROW_IPC_EXTENSION_CODEC}" for plain types)`,
         );
       }
-      return new ArrowIpcCodec(name, undefined, dataType.field, true);
+      const compression = configuration.body_compression;
+      if (compression !== undefined && compression !== "lz4_frame" && compression !== "zstd") {
+        throw new CodecConfigError(
+          `${name}: "body_compression" must be "lz4_frame" or "zstd", got ${formatValue(compression)}`,
+        );
+      }
+      return new ArrowIpcCodec(name, undefined, dataType.field, true, compression);
     }
     const columnName = configuration.column_name ?? DEFAULT_ARROW_COLUMN_NAME;
     if (typeof columnName !== "string") {
@@ -113,6 +124,7 @@ export class ArrowIpcCodec implements ArrayToBytesCodec {
   toJson(): NamedConfig {
     const configuration: JsonObject =
       this.columnName === undefined ? {} : { column_name: this.columnName };
+    if (this.bodyCompression) configuration.body_compression = this.bodyCompression;
     return { name: this.name, configuration, mustUnderstand: true };
   }
 
@@ -137,7 +149,7 @@ export class ArrowIpcCodec implements ArrayToBytesCodec {
   }
 
   async encode(chunk: Chunk, spec: ChunkSpec): Promise<Uint8Array> {
-    return writeIpcStream(this.field, this.elementsOf(chunk, spec));
+    return writeIpcStream(this.field, this.elementsOf(chunk, spec), this.bodyCompression);
   }
 
   /**
@@ -145,14 +157,20 @@ export class ArrowIpcCodec implements ArrayToBytesCodec {
    * @throws DecodeError for malformed bytes; ArrowSchemaMismatchError (a DecodeError) when the
    *   stream's schema is not the metadata's field
    */
-  decode(bytes: Uint8Array, spec: ChunkSpec): Chunk {
+  decode(bytes: Uint8Array, spec: ChunkSpec): Chunk | Promise<Chunk> {
     const n = product(spec.shape);
     const where = `${this.name} codec`;
-    const column = readIpcStream(bytes, {
+    const column = readIpcStreamEither(bytes, {
       column: this.columnName === undefined ? undefined : { name: this.columnName },
       expectedLength: n,
       where,
     });
+    // Compressed bodies decode asynchronously (liblz4/libzstd load on first use).
+    if (column instanceof Promise) return column.then((c) => this.chunkOf(c, spec, where));
+    return this.chunkOf(column, spec, where);
+  }
+
+  private chunkOf(column: IpcColumn, spec: ChunkSpec, where: string): Chunk {
     if (this.arrowElements) {
       const difference = fieldDifference(
         this.field,

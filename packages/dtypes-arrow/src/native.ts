@@ -38,13 +38,18 @@ export function nativeArrowField(dataType: DataType, name: string): ArrowField |
 
 /**
  * Whether a column read from an IPC stream can be read into a native Zarr data type: the same
- * integer or float type, bool, utf8 or large utf8 for strings, binary or large binary for bytes,
- * dictionary-encoded or not, nullable or not (nulls read as the fill value).
+ * integer or float type, bool, utf8, large utf8 or utf8 view for strings, binary, large binary
+ * or binary view for bytes, dictionary-encoded, run-end encoded or not, nullable or not (nulls
+ * read as the fill value).
  */
 export function nativeCompatible(expected: ArrowField, actual: ArrowField): boolean {
   const e = expected.type;
   const a = actual.type;
-  if (e.name === "utf8") return a.name === "utf8" || a.name === "largeutf8";
-  if (e.name === "binary") return a.name === "binary" || a.name === "largebinary";
+  // Run-end encoding is a layout: the elements are those of the values.
+  if (a.name === "runendencoded") return nativeCompatible(expected, actual.children[1]);
+  if (e.name === "utf8")
+    return a.name === "utf8" || a.name === "largeutf8" || a.name === "utf8view";
+  if (e.name === "binary")
+    return a.name === "binary" || a.name === "largebinary" || a.name === "binaryview";
   return JSON.stringify(arrowTypeToJson(e)) === JSON.stringify(arrowTypeToJson(a));
 }

@@ -212,6 +212,23 @@ export const CASES: Case[] = [
     make: (i) => (nul(i) ? null : Uint8Array.from({ length: (i * 3) % 7 }, (_, k) => k)),
   },
   {
+    // Views: up to 12 bytes inline, longer ones in the data buffer (both kinds here).
+    label: "utf8view",
+    field: field("v", { name: "utf8view" }),
+    make: (i) =>
+      nul(i)
+        ? null
+        : i % 2
+          ? TEXTS[i % TEXTS.length]
+          : `${TEXTS[i % TEXTS.length]} is longer, #${i}`,
+  },
+  {
+    label: "binaryview",
+    field: field("v", { name: "binaryview" }),
+    make: (i) =>
+      nul(i) ? null : Uint8Array.from({ length: (i * 5) % 29 }, (_, k) => (i * 7 + k) & 255),
+  },
+  {
     label: "list<int32>",
     field: field("v", { name: "list" }, true, [item(int(32))]),
     make: (i) =>

@@ -6,7 +6,16 @@ import { arrowDataType } from "@z/dtypes-arrow";
 import { describe, expect, it } from "vitest";
 import { CASES, elements } from "./cases.js";
 
-const PICKED = ["int32", "float64", "bool", "utf8", "list<int32>", "decimal128(10, 2)"];
+const PICKED = [
+  "int32",
+  "float64",
+  "bool",
+  "utf8",
+  "utf8view",
+  "binaryview",
+  "list<int32>",
+  "decimal128(10, 2)",
+];
 const NAMES = ["z.arrow-ipc", "arrow-ipc", "arrow_ipc"];
 
 function samplesOf(label: string) {
@@ -34,4 +43,12 @@ describe("every Arrow codec name is in the contract table", () => {
 
 for (const name of NAMES) {
   describeCodecContract(name, { codec: { name }, samples: PICKED.map(samplesOf) });
+}
+
+// Compressed IPC bodies (Arrow's LZ4_FRAME and ZSTD buffer compression).
+for (const compression of ["lz4_frame", "zstd"]) {
+  describeCodecContract(`z.arrow-ipc (body_compression ${compression})`, {
+    codec: { name: "z.arrow-ipc", configuration: { body_compression: compression } },
+    samples: PICKED.map(samplesOf),
+  });
 }

@@ -57,6 +57,8 @@ const APACHE_FIELDS: Record<string, A.Field> = {
   largeutf8: F("v", new A.LargeUtf8()),
   binary: F("v", new A.Binary()),
   largebinary: F("v", new A.LargeBinary()),
+  utf8view: F("v", new A.Utf8View()),
+  binaryview: F("v", new A.BinaryView()),
   "list<int32>": F("v", new A.List(F("item", new A.Int32()))),
   "largelist<utf8>": F("v", new A.LargeList(F("item", new A.Utf8(), false))),
   "fixedsizelist<float64>[3]": F("v", new A.FixedSizeList(3, F("item", new A.Float64()))),
@@ -217,9 +219,32 @@ const BAD_FIELDS: [string, unknown, RegExp][] = [
     /"int128" is not an Arrow type name/,
   ],
   [
-    "unsupported type",
-    { name: "x", nullable: true, type: { name: "utf8view" }, children: [] },
-    /does not support yet/,
+    "a list view without its child",
+    { name: "x", nullable: true, type: { name: "listview" }, children: [] },
+    /children.*exactly 1 field/,
+  ],
+  [
+    "run-end encoded without its two children",
+    { name: "x", nullable: true, type: { name: "runendencoded" }, children: [] },
+    /children.*exactly 2 fields/,
+  ],
+  [
+    "run-end encoded with nullable or 8-bit run ends",
+    {
+      name: "x",
+      nullable: true,
+      type: { name: "runendencoded" },
+      children: [
+        {
+          name: "run_ends",
+          nullable: false,
+          type: { name: "int", bitWidth: 8, isSigned: true },
+          children: [],
+        },
+        { name: "values", nullable: true, type: { name: "utf8" }, children: [] },
+      ],
+    },
+    /children\[0\].*run ends.*int16, int32 or int64/,
   ],
   [
     "bad bit width",

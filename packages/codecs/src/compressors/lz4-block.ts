@@ -6,10 +6,23 @@
  * @returns undefined on success, else what is wrong with the block
  */
 export function decodeLz4Block(src: Uint8Array, dst: Uint8Array): string | undefined {
+  const end = decodeLz4BlockAt(src, dst, 0);
+  if (typeof end === "string") return end;
+  if (end !== dst.length)
+    return `the block decodes to ${end} bytes, but its header states ${dst.length}`;
+  return undefined;
+}
+
+/**
+ * Decodes one LZ4 block into `dst` starting at `start`; matches may reach back into
+ * `dst[0, start)` (the linked blocks of an LZ4 frame). The block may fill `dst` partly.
+ * @returns the end of the decoded data in `dst`, or what is wrong with the block
+ */
+export function decodeLz4BlockAt(src: Uint8Array, dst: Uint8Array, start: number): number | string {
   const end = src.length;
   const size = dst.length;
   let ip = 0;
-  let op = 0;
+  let op = start;
   for (;;) {
     if (ip >= end) return "the block ends inside a sequence (truncated data)";
     const token = src[ip++];
@@ -24,7 +37,7 @@ export function decodeLz4Block(src: Uint8Array, dst: Uint8Array): string | undef
     }
     if (ip + literals > end) return "literals run past the end of the block (truncated data)";
     if (op + literals > size)
-      return `the block decodes to more than the ${size} bytes its header states`;
+      return `the block decodes to more than the ${size} bytes there is room for`;
     if (literals < 16) {
       for (let i = 0; i < literals; i++) dst[op + i] = src[ip + i];
     } else {
@@ -48,7 +61,7 @@ export function decodeLz4Block(src: Uint8Array, dst: Uint8Array): string | undef
       } while (b === 255);
     }
     if (op + length > size)
-      return `the block decodes to more than the ${size} bytes its header states`;
+      return `the block decodes to more than the ${size} bytes there is room for`;
     let from = op - offset;
     if (offset >= length && length > 32) {
       dst.copyWithin(op, from, from + length);
@@ -59,6 +72,5 @@ export function decodeLz4Block(src: Uint8Array, dst: Uint8Array): string | undef
       while (op < stop) dst[op++] = dst[from++];
     }
   }
-  if (op !== size) return `the block decodes to ${op} bytes, but its header states ${size}`;
-  return undefined;
+  return op;
 }

@@ -206,6 +206,52 @@ function variableBinary(field: ArrowField, items: ArrayLike<unknown>): Uint8Arra
   return [bytesOf(offsets), data];
 }
 
+/**
+ * The views and the one data buffer of a utf8 view or binary view column: each element is 16
+ * bytes, its length then either its bytes (up to 12, inline) or its first 4 bytes, buffer 0 and
+ * its offset in the data buffer, which holds the longer elements one after another.
+ */
+function viewColumns(field: ArrowField, items: ArrayLike<unknown>): Uint8Array[] {
+  const n = items.length;
+  const text = field.type.name === "utf8view";
+  const encoded: (Uint8Array | null)[] = new Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const v = items[i];
+    if (v === null) {
+      encoded[i] = null;
+      continue;
+    }
+    const bytes = text ? encoder.encode(v as string) : (v as Uint8Array);
+    encoded[i] = bytes;
+    if (bytes.length > 12) total += bytes.length;
+  }
+  if (total > 0x7fffffff) {
+    throw new ArrowEncodeError(
+      `The ${field.type.name} column holds ${total} bytes of long elements; one data buffer holds at most 2^31 - 1`,
+    );
+  }
+  const views = new Uint8Array(n * 16);
+  const dv = new DataView(views.buffer);
+  const data = new Uint8Array(total);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const bytes = encoded[i];
+    if (bytes === null) continue;
+    dv.setInt32(i * 16, bytes.length, true);
+    if (bytes.length <= 12) {
+      views.set(bytes, i * 16 + 4);
+      continue;
+    }
+    views.set(bytes.subarray(0, 4), i * 16 + 4);
+    dv.setInt32(i * 16 + 8, 0, true);
+    dv.setInt32(i * 16 + 12, at, true);
+    data.set(bytes, at);
+    at += bytes.length;
+  }
+  return [views, data];
+}
+
 function listColumn(
   field: ArrowField,
   items: ArrayLike<unknown>,
@@ -384,6 +430,20 @@ export function buildColumn(field: ArrowField, items: ArrayLike<unknown>): Colum
         buffers: [bitmap, ...variableBinary(field, items)],
         children: [],
       };
+    case "utf8view":
+    case "binaryview":
+      return {
+        length: n,
+        nullCount,
+        buffers: [bitmap, ...viewColumns(field, items)],
+        children: [],
+      };
+    case "runendencoded":
+    case "listview":
+    case "largelistview":
+      throw new ArrowEncodeError(
+        `The Arrow field ${JSON.stringify(field.name)} is ${t.name}, which this package reads but does not write`,
+      );
     case "list":
     case "largelist":
       return listColumn(field, items, bitmap, nullCount);

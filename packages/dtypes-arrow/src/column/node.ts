@@ -9,6 +9,10 @@ import type { ArrowField } from "../field/model.js";
  * - null: none
  * - bool and fixed-width types: validity, values
  * - utf8, binary (and large): validity, offsets, data
+ * - utf8 view, binary view: validity, views (16 bytes each), then the variadic data buffers
+ *   (how many: the record batch's `variadicBufferCounts`, one entry per view array)
+ * - run-end encoded: none (children: run ends, values)
+ * - list view, large list view: validity, offsets, sizes
  * - list, large list, map: validity, offsets
  * - fixed-size list, struct: validity
  * - sparse union: type ids; dense union: type ids, offsets
@@ -37,7 +41,10 @@ export function bufferCount(field: ArrowField, unionValidity = false): number {
   if (field.dictionary) return 2;
   switch (field.type.name) {
     case "null":
+    case "runendencoded":
       return 0;
+    case "listview":
+    case "largelistview":
     case "utf8":
     case "largeutf8":
     case "binary":

@@ -13,6 +13,11 @@ export interface ReadContext {
   dictionaries: Map<number, unknown[]>;
   /** Names the column in error messages. */
   where: string;
+  /**
+   * How many more bytes the view arrays may copy out. Views may point many elements at the
+   * same bytes, so without a bound a small stream could describe a huge result.
+   */
+  viewBytes?: { left: number };
 }
 
 type Ctor<T> = {
@@ -243,6 +248,7 @@ export function readColumn(field: ArrowField, node: ColumnNode, ctx: ReadContext
   const t = field.type;
   if (t.name === "null") return new Array(n).fill(null);
   if (t.name === "union") return readUnion(ctx, field, node);
+  if (t.name === "runendencoded") return readRunEndEncoded(ctx, field, node);
   const valid = validity(ctx, field, node);
   if (field.dictionary) return readDictionary(ctx, field, node, valid);
   const out: unknown[] = new Array(n);
@@ -286,6 +292,12 @@ export function readColumn(field: ArrowField, node: ColumnNode, ctx: ReadContext
       }
       return out;
     }
+    case "utf8view":
+    case "binaryview":
+      return readViews(ctx, field, node, valid);
+    case "listview":
+    case "largelistview":
+      return readListViews(ctx, field, node, valid);
     case "list":
     case "largelist":
     case "map": {
@@ -333,6 +345,156 @@ export function readColumn(field: ArrowField, node: ColumnNode, ctx: ReadContext
     default:
       return readFixed(ctx, field, node, valid);
   }
+}
+
+/**
+ * Reads a utf8 view or binary view array: 16 bytes per element, the length (int32) then either
+ * the bytes themselves (up to 12, inline) or a 4-byte prefix, a data buffer index and an offset.
+ * Every view is checked against the buffer it names, and its prefix against the bytes there.
+ */
+function readViews(
+  ctx: ReadContext,
+  field: ArrowField,
+  node: ColumnNode,
+  valid: (i: number) => boolean,
+): unknown[] {
+  const n = node.length;
+  const views = node.buffers[1];
+  const data = node.buffers.slice(2);
+  need(ctx, field, views, n * 16, "views");
+  const dv = new DataView(views.buffer, views.byteOffset, views.byteLength);
+  const text = field.type.name === "utf8view";
+  const budget = ctx.viewBytes ?? { left: Number.POSITIVE_INFINITY };
+  const out: unknown[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!valid(i)) {
+      out[i] = null;
+      continue;
+    }
+    const at = i * 16;
+    const length = dv.getInt32(at, true);
+    if (length < 0) corrupt(ctx, field, `has a view of length ${length} at element ${i}`);
+    let bytes: Uint8Array;
+    if (length <= 12) {
+      bytes = views.subarray(at + 4, at + 4 + length);
+    } else {
+      const index = dv.getInt32(at + 8, true);
+      const offset = dv.getInt32(at + 12, true);
+      const buffer = data[index];
+      if (index < 0 || buffer === undefined)
+        corrupt(
+          ctx,
+          field,
+          `has a view into data buffer ${index} at element ${i}; it has ${data.length}`,
+        );
+      if (offset < 0 || offset + length > buffer.length)
+        corrupt(
+          ctx,
+          field,
+          `has a view of ${length} bytes at offset ${offset} at element ${i}, past its ${buffer.length}-byte data buffer`,
+        );
+      bytes = buffer.subarray(offset, offset + length);
+      for (let k = 0; k < 4; k++) {
+        if (bytes[k] !== views[at + 4 + k])
+          corrupt(ctx, field, `has a view at element ${i} whose prefix differs from its bytes`);
+      }
+    }
+    budget.left -= length;
+    if (budget.left < 0)
+      corrupt(ctx, field, "has views that add up to more bytes than the stream's size allows");
+    if (!text) out[i] = bytes.slice();
+    else {
+      try {
+        out[i] = utf8.decode(bytes);
+      } catch {
+        corrupt(ctx, field, `holds invalid UTF-8 at element ${i}`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads a list view or large list view array: an offset and a size per element, each list the
+ * child items from its offset on (lists may overlap and come in any order). Every range is
+ * checked against the child array, and the items all lists copy out are bounded together.
+ */
+function readListViews(
+  ctx: ReadContext,
+  field: ArrowField,
+  node: ColumnNode,
+  valid: (i: number) => boolean,
+): unknown[] {
+  const n = node.length;
+  const large = field.type.name === "largelistview";
+  const ctor = (large ? BigInt64Array : Int32Array) as unknown as Ctor<ArrayLike<number | bigint>>;
+  need(ctx, field, node.buffers[1], n * ctor.BYTES_PER_ELEMENT, "offsets");
+  need(ctx, field, node.buffers[2], n * ctor.BYTES_PER_ELEMENT, "sizes");
+  const offsets = typedView(node.buffers[1], ctor, n);
+  const sizes = typedView(node.buffers[2], ctor, n);
+  const child = node.children[0];
+  const items = readColumn(field.children[0], child, ctx);
+  const budget = ctx.viewBytes ?? { left: Number.POSITIVE_INFINITY };
+  const out: unknown[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!valid(i)) {
+      out[i] = null;
+      continue;
+    }
+    const offset = Number(offsets[i]);
+    const size = Number(sizes[i]);
+    if (offset < 0 || size < 0 || offset + size > child.length)
+      corrupt(
+        ctx,
+        field,
+        `has a list of ${size} items at offset ${offset} at element ${i}, outside its ${child.length}-item child`,
+      );
+    budget.left -= size;
+    if (budget.left < 0)
+      corrupt(ctx, field, "has lists that add up to more items than the stream's size allows");
+    out[i] = items.slice(offset, offset + size);
+  }
+  return out;
+}
+
+/**
+ * Reads a run-end encoded array: child 0 holds where each run ends (strictly increasing, the
+ * last at or past the array's length), child 1 the value of each run.
+ */
+function readRunEndEncoded(ctx: ReadContext, field: ArrowField, node: ColumnNode): unknown[] {
+  const n = node.length;
+  const [endsNode, valuesNode] = node.children;
+  if (endsNode.length !== valuesNode.length)
+    corrupt(ctx, field, `has ${endsNode.length} run ends but ${valuesNode.length} values`);
+  if (endsNode.nullCount !== 0) corrupt(ctx, field, "has null run ends");
+  const runs = endsNode.length;
+  if (n > 0 && runs === 0) corrupt(ctx, field, `has ${n} elements but no runs`);
+  const endsType = field.children[0].type as { bitWidth: 16 | 32 | 64 };
+  const ctor = (endsType.bitWidth === 16
+    ? Int16Array
+    : endsType.bitWidth === 32
+      ? Int32Array
+      : BigInt64Array) as unknown as Ctor<ArrayLike<number | bigint>>;
+  need(ctx, field, endsNode.buffers[1], runs * ctor.BYTES_PER_ELEMENT, "run ends");
+  const ends = typedView(endsNode.buffers[1], ctor, runs);
+  const values = readColumn(field.children[1], valuesNode, ctx);
+  const out: unknown[] = new Array(n);
+  let previous = 0;
+  let i = 0;
+  for (let r = 0; r < runs && i < n; r++) {
+    const end = Number(ends[r]);
+    if (!(end > previous))
+      corrupt(
+        ctx,
+        field,
+        `has run ends that do not increase (${previous} then ${end} at run ${r})`,
+      );
+    const stop = Math.min(end, n);
+    for (; i < stop; i++) out[i] = values[r];
+    previous = end;
+  }
+  if (i < n) corrupt(ctx, field, `has runs that end at ${previous}, before its ${n} elements`);
+  return out;
 }
 
 /** The entries of a map's child struct as `[key, value]` pairs. */

@@ -101,6 +101,16 @@ export function toArrowData(
         data: node.buffers[2],
       };
       break;
+    case "utf8view":
+    case "binaryview":
+      props = {
+        length,
+        nullCount,
+        nullBitmap,
+        views: node.buffers[1],
+        variadicBuffers: node.buffers.slice(2),
+      };
+      break;
     case "list":
     case "map":
       props = {

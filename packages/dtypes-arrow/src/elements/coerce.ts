@@ -173,12 +173,17 @@ export function isArrowScalar(field: ArrowField, value: unknown): boolean {
   if (value instanceof Date) return true;
   if (field.dictionary) return isArrowScalar({ ...field, dictionary: undefined }, value);
   switch (field.type.name) {
+    case "runendencoded":
+      return isArrowScalar(field.children[1], value);
     case "binary":
     case "largebinary":
+    case "binaryview":
     case "fixedsizebinary":
       return asBytes(value) !== undefined;
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist":
       if (isTypedArray(value)) return true;
       if (Array.isArray(value)) return isOneListElement(field, value);
@@ -221,12 +226,17 @@ export function coerceElement(field: ArrowField, value: unknown, path = "element
       if (t.precision === "HALF") return halfToNumber(numberToHalf(n));
       return t.precision === "SINGLE" ? Math.fround(n) : n;
     }
+    case "runendencoded":
+      // The elements are the values' elements; runs are a layout detail.
+      return coerceElement(field.children[1], value, path);
     case "utf8":
     case "largeutf8":
+    case "utf8view":
       if (typeof value !== "string") wrong(path, value, field, "a string");
       return value;
     case "binary":
     case "largebinary":
+    case "binaryview":
     case "fixedsizebinary": {
       const bytes = asBytes(value);
       if (!bytes) wrong(path, value, field, "a Uint8Array");
@@ -266,6 +276,8 @@ export function coerceElement(field: ArrowField, value: unknown, path = "element
       return coerceInterval(field, value, path);
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist": {
       if (!Array.isArray(value) && !isTypedArray(value)) wrong(path, value, field, "an array");
       const items = value as ArrayLike<unknown>;

@@ -32,10 +32,12 @@ export function arrowElementToJson(field: ArrowField, value: unknown): JsonValue
     case "bool":
     case "utf8":
     case "largeutf8":
+    case "utf8view":
     case "decimal":
       return value as string | boolean;
     case "binary":
     case "largebinary":
+    case "binaryview":
     case "fixedsizebinary":
       return { base64: bytesToBase64(value as Uint8Array) };
     case "interval":
@@ -48,6 +50,8 @@ export function arrowElementToJson(field: ArrowField, value: unknown): JsonValue
       );
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist":
       return (value as unknown[]).map((item) => arrowElementToJson(field.children[0], item));
     case "struct": {
@@ -69,6 +73,8 @@ export function arrowElementToJson(field: ArrowField, value: unknown): JsonValue
       const child = field.children[t.typeIds.indexOf(typeId)];
       return { typeId, value: arrowElementToJson(child, member) };
     }
+    case "runendencoded":
+      return arrowElementToJson(field.children[1], value);
     case "null":
       return null;
   }
@@ -92,8 +98,11 @@ function fromJsonValue(field: ArrowField, json: JsonValue, path: string): unknow
       if (json === "Infinity") return Number.POSITIVE_INFINITY;
       if (json === "-Infinity") return Number.NEGATIVE_INFINITY;
       return json;
+    case "runendencoded":
+      return fromJsonValue(field.children[1], json, path);
     case "binary":
     case "largebinary":
+    case "binaryview":
     case "fixedsizebinary": {
       const text = isJsonObject(json) ? json.base64 : json;
       if (typeof text !== "string") {
@@ -117,6 +126,8 @@ function fromJsonValue(field: ArrowField, json: JsonValue, path: string): unknow
       );
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist":
       if (!Array.isArray(json)) return json;
       return json.map((item, i) => fromJsonValue(field.children[0], item, `${path}[${i}]`));

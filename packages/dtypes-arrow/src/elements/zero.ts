@@ -20,10 +20,14 @@ export function zeroElement(field: ArrowField): unknown {
       return 0;
     case "utf8":
     case "largeutf8":
+    case "utf8view":
       return "";
     case "binary":
     case "largebinary":
+    case "binaryview":
       return new Uint8Array(0);
+    case "runendencoded":
+      return member(field.children[1]);
     case "fixedsizebinary":
       return new Uint8Array(t.byteWidth);
     case "decimal":
@@ -41,6 +45,8 @@ export function zeroElement(field: ArrowField): unknown {
       return { months: 0, days: 0, nanoseconds: 0n };
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "map":
       return [];
     case "fixedsizelist":

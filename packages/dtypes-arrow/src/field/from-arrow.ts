@@ -81,6 +81,10 @@ function typeOf(t: TypeLike): ArrowType {
       return { name: "largeutf8" };
     case 21:
       return { name: "largelist" };
+    case 23:
+      return { name: "binaryview" };
+    case 24:
+      return { name: "utf8view" };
   }
   throw new ArrowFieldError(
     `The apache-arrow type ${String(t)} (type id ${t.typeId}) is not supported`,

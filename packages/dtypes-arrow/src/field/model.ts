@@ -24,6 +24,8 @@ export type ArrowType =
   | { name: "largeutf8" }
   | { name: "binary" }
   | { name: "largebinary" }
+  | { name: "utf8view" }
+  | { name: "binaryview" }
   | { name: "fixedsizebinary"; byteWidth: number }
   | { name: "decimal"; precision: number; scale: number; bitWidth: 32 | 64 | 128 | 256 }
   | { name: "date"; unit: "DAY" | "MILLISECOND" }
@@ -33,10 +35,13 @@ export type ArrowType =
   | { name: "interval"; unit: "YEAR_MONTH" | "DAY_TIME" | "MONTH_DAY_NANO" }
   | { name: "list" }
   | { name: "largelist" }
+  | { name: "listview" }
+  | { name: "largelistview" }
   | { name: "fixedsizelist"; listSize: number }
   | { name: "struct" }
   | { name: "map"; keysSorted: boolean }
-  | { name: "union"; mode: "SPARSE" | "DENSE"; typeIds: number[] };
+  | { name: "union"; mode: "SPARSE" | "DENSE"; typeIds: number[] }
+  | { name: "runendencoded" };
 
 /** The name of an Arrow type family. */
 export type ArrowTypeName = ArrowType["name"];
@@ -87,10 +92,13 @@ export interface ArrowField {
 export const NESTED_TYPES: ReadonlySet<ArrowTypeName> = new Set([
   "list",
   "largelist",
+  "listview",
+  "largelistview",
   "fixedsizelist",
   "struct",
   "map",
   "union",
+  "runendencoded",
 ]);
 
 /** The byte size of one element of a fixed-width type, or undefined for other types. */
@@ -166,6 +174,8 @@ export function describeArrowType(field: ArrowField): string {
       break;
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
       text = `${t.name}<${child(0)}>`;
       break;
     case "fixedsizelist":
@@ -179,6 +189,9 @@ export function describeArrowType(field: ArrowField): string {
       text = `map<${describeArrowType(entries.children[0])}, ${describeArrowType(entries.children[1])}>`;
       break;
     }
+    case "runendencoded":
+      text = `run_end_encoded<${child(0)}, ${child(1)}>`;
+      break;
     case "union":
       text = `${t.mode.toLowerCase()}_union<${field.children
         .map((c, i) => `${t.typeIds[i]}: ${describeArrowType(c)}`)

@@ -12,14 +12,6 @@ import type {
 const TIME_UNITS: readonly ArrowTimeUnit[] = ["SECOND", "MILLISECOND", "MICROSECOND", "NANOSECOND"];
 
 /** Types of Arrow's format that this package does not read or write (yet). */
-const UNSUPPORTED = new Set([
-  "utf8view",
-  "binaryview",
-  "listview",
-  "largelistview",
-  "runendencoded",
-]);
-
 /** Nesting deeper than this is refused: no real schema needs it, and recursion must end. */
 const MAX_DEPTH = 64;
 
@@ -117,8 +109,13 @@ function parseType(json: JsonValue | undefined, where: string): ArrowType {
     case "largeutf8":
     case "binary":
     case "largebinary":
+    case "utf8view":
+    case "binaryview":
+    case "runendencoded":
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
       only();
       return { name };
     case "struct":
@@ -203,8 +200,6 @@ function parseType(json: JsonValue | undefined, where: string): ArrowType {
       return { name, mode, typeIds };
     }
   }
-  if (UNSUPPORTED.has(name))
-    fail(`${where}.name`, `"${name}" is an Arrow type this package does not support yet`);
   return fail(`${where}.name`, `"${name}" is not an Arrow type name`);
 }
 
@@ -250,6 +245,8 @@ function checkChildren(field: ArrowField, where: string): void {
   switch (type.name) {
     case "list":
     case "largelist":
+    case "listview":
+    case "largelistview":
     case "fixedsizelist":
       count(1);
       return;
@@ -279,6 +276,24 @@ function checkChildren(field: ArrowField, where: string): void {
       }
       if (entries.children[0].nullable)
         fail(`${where}.children[0].children[0]`, "(the map key) must not be nullable");
+      return;
+    }
+    case "runendencoded": {
+      count(2);
+      const runEnds = children[0];
+      const t = runEnds.type;
+      if (
+        t.name !== "int" ||
+        !t.isSigned ||
+        t.bitWidth === 8 ||
+        runEnds.nullable ||
+        runEnds.dictionary
+      ) {
+        fail(
+          `${where}.children[0]`,
+          "(the run ends) must be a non-nullable int16, int32 or int64 field",
+        );
+      }
       return;
     }
     case "union":

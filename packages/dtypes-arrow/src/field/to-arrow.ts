@@ -1,4 +1,5 @@
 import type { DataType, Field } from "apache-arrow";
+import { ArrowEncodeError } from "../errors.js";
 import type { ArrowModule } from "../load-arrow.js";
 import type { ArrowField, ArrowIntType, ArrowType } from "./model.js";
 
@@ -26,6 +27,17 @@ function valueType(A: ArrowModule, field: ArrowField): DataType {
       return new A.Binary();
     case "largebinary":
       return new A.LargeBinary();
+    case "utf8view":
+      return new A.Utf8View();
+    case "binaryview":
+      return new A.BinaryView();
+    case "runendencoded":
+    case "listview":
+    case "largelistview":
+      // apache-arrow has neither type: such fields are read, not written.
+      throw new ArrowEncodeError(
+        `The Arrow field ${JSON.stringify(field.name)} is ${t.name === "runendencoded" ? "run-end encoded" : `a ${t.name}`}, which this package reads but does not write (apache-arrow cannot); use ${t.name === "runendencoded" ? "the values' type" : "a list"} instead`,
+      );
     case "fixedsizebinary":
       return new A.FixedSizeBinary(t.byteWidth);
     case "decimal":

@@ -3,6 +3,13 @@ import { bufferCount, type ColumnNode, nodeChildren } from "../column/node.js";
 import { type ReadContext, readColumn } from "../column/read.js";
 import { ArrowFieldError, ArrowSchemaMismatchError } from "../errors.js";
 import { type ArrowField, dictionaryValueField } from "../field/model.js";
+import {
+  type CompressedBuffer,
+  compressedBuffers,
+  DEFAULT_MAX_DECOMPRESSED_BYTES,
+  type DecompressedBodies,
+  decompressBuffer,
+} from "./body-compression.js";
 import { FlatBuffer, type Table } from "./flatbuffer.js";
 import { schemaFields } from "./schema.js";
 
@@ -32,6 +39,12 @@ export interface ReadIpcOptions {
   maxElements?: number;
   /** Names the stream in error messages (a chunk key). */
   where?: string;
+  /**
+   * The most bytes the compressed buffers of the stream (LZ4_FRAME or ZSTD body compression)
+   * may decode to, together: 1 GiB unless given. Each buffer's stated size is checked against
+   * what is left before it is decoded.
+   */
+  maxDecompressedBytes?: number;
 }
 
 /** A column read from an IPC stream. */
@@ -42,7 +55,8 @@ export interface IpcColumn {
   elements: unknown[];
 }
 
-interface Message {
+/** One message of an IPC stream: its header table and body. */
+export interface Message {
   header: Table;
   headerType: number;
   version: number;
@@ -51,7 +65,7 @@ interface Message {
 }
 
 /** Splits an IPC stream into messages, checking every length against the bytes there are. */
-function* messages(bytes: Uint8Array, where: string): Generator<Message> {
+export function* messages(bytes: Uint8Array, where: string): Generator<Message> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let pos = 0;
   while (pos + 4 <= bytes.length) {
@@ -101,20 +115,43 @@ class BatchLayout {
   private bufferIndex = 0;
   private readonly nodes: number[];
   private readonly buffers: number[];
+  private readonly variadicCounts: number[];
+  private variadicIndex = 0;
   total = 0;
 
   constructor(
     private readonly message: Message,
     batch: Table,
     private readonly where: string,
+    /** The batch's buffers decoded, when its body is compressed. */
+    private readonly decoded: Uint8Array[] | undefined,
   ) {
-    if (batch.table(3)) {
+    if (batch.table(3) && !decoded) {
       throw new DecodeError(
-        `${where}: the Arrow IPC record batch is compressed (LZ4/ZSTD body compression), which is not supported; store it uncompressed and add a Zarr compressor instead`,
+        `${where}: the Arrow IPC record batch is compressed (LZ4_FRAME/ZSTD body compression); readIpcStreamAsync reads it`,
       );
     }
     this.nodes = batch.structs(1, 16);
     this.buffers = batch.structs(2, 16);
+    this.variadicCounts = batch.structs(4, 8);
+  }
+
+  /** How many data buffers the next view array has (the batch's `variadicBufferCounts`). */
+  private nextVariadicCount(field: ArrowField): number {
+    const pos = this.variadicCounts[this.variadicIndex++];
+    if (pos === undefined) {
+      throw new DecodeError(
+        `${this.where}: the Arrow record batch lacks the variadic buffer count of the view array ${JSON.stringify(field.name)}`,
+      );
+    }
+    const count = this.message.fb.i64(pos);
+    // Each buffer takes 16 bytes of the buffer list: more than that list holds is corrupt.
+    if (count < 0n || count > BigInt(this.buffers.length - this.bufferIndex)) {
+      throw new DecodeError(
+        `${this.where}: the view array ${JSON.stringify(field.name)} claims ${count} data buffers; the record batch lists ${this.buffers.length - this.bufferIndex} more`,
+      );
+    }
+    return Number(count);
   }
 
   /** The number of rows the batch declares. */
@@ -157,6 +194,7 @@ class BatchLayout {
       throw new DecodeError(
         `${this.where}: the Arrow record batch has fewer buffers than its schema needs`,
       );
+    if (this.decoded) return this.decoded[this.bufferIndex - 1];
     const { fb, body } = this.message;
     const offset = fb.i64(pos);
     const length = fb.i64(pos + 8);
@@ -176,6 +214,9 @@ class BatchLayout {
     const buffers: Uint8Array[] = [];
     for (let k = bufferCount(field, unionValidity); k > 0; k--) buffers.push(this.nextBuffer());
     if (unionValidity) buffers.shift();
+    if (isViewType(field)) {
+      for (let k = this.nextVariadicCount(field); k > 0; k--) buffers.push(this.nextBuffer());
+    }
     const children = nodeChildren(field).map((child) => this.node(child));
     return { length, nullCount, buffers, children };
   }
@@ -187,7 +228,16 @@ class BatchLayout {
         `${this.where}: the Arrow record batch has ${this.nodes.length} field nodes; its schema describes ${this.nodeIndex}`,
       );
     }
+    if (this.variadicIndex !== this.variadicCounts.length) {
+      throw new DecodeError(
+        `${this.where}: the Arrow record batch has ${this.variadicCounts.length} variadic buffer counts; its schema has ${this.variadicIndex} view arrays`,
+      );
+    }
   }
+}
+
+function isViewType(field: ArrowField): boolean {
+  return !field.dictionary && (field.type.name === "utf8view" || field.type.name === "binaryview");
 }
 
 /** Every dictionary-encoded field of a schema (also inside nested fields and dictionaries), by id. */
@@ -216,6 +266,62 @@ function countFields(field: ArrowField): number {
  *   column or has a type this package does not read
  */
 export function readIpcStream(bytes: Uint8Array, options: ReadIpcOptions = {}): IpcColumn {
+  return readStream(bytes, options, new Map());
+}
+
+/**
+ * {@link readIpcStream} for streams whose record batches may be compressed (Arrow IPC body
+ * compression, LZ4_FRAME or ZSTD): every buffer's stated decoded size is checked against the
+ * body and `maxDecompressedBytes` first, then each is decoded to exactly that size.
+ * @throws DecodeError as readIpcStream, and for compressed buffers that do not decode
+ */
+export async function readIpcStreamAsync(
+  bytes: Uint8Array,
+  options: ReadIpcOptions = {},
+): Promise<IpcColumn> {
+  return readIpcStreamEither(bytes, options);
+}
+
+/** Reads a stream synchronously when nothing in it is compressed, else asynchronously. */
+export function readIpcStreamEither(
+  bytes: Uint8Array,
+  options: ReadIpcOptions = {},
+): IpcColumn | Promise<IpcColumn> {
+  const where = options.where ?? "Arrow IPC stream";
+  const limit = options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
+  const budget = { left: limit };
+  const pending: [number, (Uint8Array | CompressedBuffer)[]][] = [];
+  let ordinal = 0;
+  for (const message of messages(bytes, where)) {
+    const batch =
+      message.headerType === HEADER_DICTIONARY_BATCH
+        ? message.header.table(1)
+        : message.headerType === HEADER_RECORD_BATCH
+          ? message.header
+          : undefined;
+    const buffers = batch && compressedBuffers(batch, message.body, budget, where);
+    if (buffers) pending.push([ordinal, buffers]);
+    ordinal++;
+  }
+  if (pending.length === 0) return readStream(bytes, options, new Map());
+  return (async () => {
+    const bodies: DecompressedBodies = new Map();
+    for (const [at, buffers] of pending) {
+      const decoded: Uint8Array[] = [];
+      for (const b of buffers)
+        decoded.push(b instanceof Uint8Array ? b : await decompressBuffer(b, budget, where));
+      bodies.set(at, decoded);
+    }
+    return readStream(bytes, options, bodies, limit - budget.left);
+  })();
+}
+
+function readStream(
+  bytes: Uint8Array,
+  options: ReadIpcOptions,
+  bodies: DecompressedBodies,
+  decompressedTotal = 0,
+): IpcColumn {
   const where = options.where ?? "Arrow IPC stream";
   let fields: ArrowField[] | undefined;
   let column = -1;
@@ -224,8 +330,12 @@ export function readIpcStream(bytes: Uint8Array, options: ReadIpcOptions = {}): 
   const batches: unknown[][] = [];
   let rows = 0;
   let budget = options.maxElements ?? Number.POSITIVE_INFINITY;
-  const ctx: ReadContext = { dictionaries: decoded, where };
+  // Views may share bytes: what they copy out is bounded by the bytes there are, times 64.
+  const viewBytes = { left: 64 * (bytes.length + decompressedTotal) + (1 << 20) };
+  const ctx: ReadContext = { dictionaries: decoded, where, viewBytes };
+  let ordinal = -1;
   for (const message of messages(bytes, where)) {
+    ordinal++;
     if (message.headerType === HEADER_SCHEMA) {
       if (fields)
         throw new DecodeError(`${where}: the Arrow IPC stream has a second schema message`);
@@ -245,7 +355,9 @@ export function readIpcStream(bytes: Uint8Array, options: ReadIpcOptions = {}): 
       dictionaries = dictionaryFields(fields);
       if (options.maxElements === undefined) {
         budget =
-          8 * bytes.length + (options.expectedLength ?? 0) * countFields(fields[column]) + 1024;
+          8 * (bytes.length + decompressedTotal) +
+          (options.expectedLength ?? 0) * countFields(fields[column]) +
+          1024;
       }
       continue;
     }
@@ -260,7 +372,7 @@ export function readIpcStream(bytes: Uint8Array, options: ReadIpcOptions = {}): 
         );
       const data = message.header.table(1);
       if (!data) throw new DecodeError(`${where}: an Arrow dictionary batch has no data`);
-      const layout = new BatchLayout(message, data, where);
+      const layout = new BatchLayout(message, data, where, bodies.get(ordinal));
       const valueField = dictionaryValueField(owner);
       const node = layout.node(valueField);
       layout.finish();
@@ -276,7 +388,7 @@ export function readIpcStream(bytes: Uint8Array, options: ReadIpcOptions = {}): 
         `${where}: the Arrow IPC stream has a message of type ${message.headerType} (tensors are not read)`,
       );
     }
-    const layout = new BatchLayout(message, message.header, where);
+    const layout = new BatchLayout(message, message.header, where, bodies.get(ordinal));
     const length = BatchLayout.rows(message.header, where);
     let node: ColumnNode | undefined;
     fields.forEach((field, i) => {

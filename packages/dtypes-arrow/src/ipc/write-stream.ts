@@ -4,6 +4,9 @@ import { toArrowData } from "../column/to-arrow-data.js";
 import type { ArrowField } from "../field/model.js";
 import { toArrowField } from "../field/to-arrow.js";
 import { type ArrowModule, importArrow } from "../load-arrow.js";
+import { type BodyCompression, withBodyCompression } from "./body-compression.js";
+import type { Table } from "./flatbuffer.js";
+import { type Message, messages } from "./read-stream.js";
 
 /** An apache-arrow vector of elements (in the form `coerceElement` returns) of a field. */
 export function elementsToVector(
@@ -19,10 +22,12 @@ export function elementsToVector(
  * Writes elements as an Arrow IPC stream: a schema with one field, the dictionary batches of
  * dictionary-encoded fields, one record batch, the end-of-stream marker. apache-arrow writes
  * the stream, so any Arrow implementation reads it.
+ * @param compression compress the batches' buffers (Arrow IPC body compression)
  */
 export async function writeIpcStream(
   field: ArrowField,
   elements: ArrayLike<unknown>,
+  compression?: BodyCompression,
 ): Promise<Uint8Array> {
   const A = await importArrow();
   const arrowField = toArrowField(A, field);
@@ -34,6 +39,43 @@ export async function writeIpcStream(
     nullCount: 0,
     children: [column],
   });
-  const batch = new A.RecordBatch(schema, rows);
-  return A.tableToIPC(new A.Table([batch]), "stream");
+  const table = new A.Table([new A.RecordBatch(schema, rows)]);
+  if (!compression) return A.tableToIPC(table, "stream");
+  const { bytes, sizes } = await withBodyCompression(A, compression, (compressionType) =>
+    A.RecordBatchStreamWriter.writeAll(table, { compressionType } as never).toUint8Array(true),
+  );
+  setDecodedLengths(bytes, sizes);
+  return bytes;
+}
+
+/**
+ * Sets the length prefix of every compressed buffer to its decoded length, as the IPC format
+ * says (apache-arrow 21 writes the compressed length there; other readers need the decoded
+ * one). `sizes` holds the decoded length of every non-empty buffer in the order apache-arrow
+ * compressed them: a record batch's buffers, then those of the dictionary batches written just
+ * before it.
+ */
+function setDecodedLengths(bytes: Uint8Array, sizes: number[]): void {
+  let next = 0;
+  const patch = (message: Message, batch: Table | undefined) => {
+    if (!batch?.table(3)) return;
+    const { body } = message;
+    const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+    for (const pos of batch.structs(2, 16)) {
+      if (batch.fb.i64(pos + 8) === 0n) continue;
+      const offset = Number(batch.fb.i64(pos));
+      const size = sizes[next++];
+      if (view.getBigInt64(offset, true) !== -1n) view.setBigInt64(offset, BigInt(size), true);
+    }
+  };
+  let dictionaries: Message[] = [];
+  for (const message of messages(bytes, "the written Arrow IPC stream")) {
+    if (message.headerType === 2) dictionaries.push(message);
+    if (message.headerType !== 3) continue;
+    patch(message, message.header);
+    for (const d of dictionaries) patch(d, d.header.table(1));
+    dictionaries = [];
+  }
+  if (next !== sizes.length)
+    throw new Error(`compressed ${sizes.length} buffers but found ${next} in the stream`);
 }
