@@ -344,6 +344,31 @@ describe("small float types: every code round-trips", () => {
   });
 });
 
+describe("bfloat16 containers", () => {
+  it("encode and decode like the generic conversion, in both byte orders", () => {
+    const t = mini("bfloat16");
+    fc.assert(
+      fc.property(fc.array(fc.float(), { maxLength: 20 }), fc.boolean(), (values, big) => {
+        const endian = big ? "big" : "little";
+        const data = Float32Array.from(values);
+        const bytes = t.encode(data, endian);
+        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        values.forEach((v, i) => {
+          expect(view.getUint16(2 * i, !big)).toBe(
+            encodeMiniFloat(miniFloatFormats.bfloat16, Math.fround(v)),
+          );
+        });
+        const back = t.decode(bytes, values.length, endian);
+        back.forEach((v, i) => {
+          const expected = decodeMiniFloat(miniFloatFormats.bfloat16, view.getUint16(2 * i, !big));
+          expect(Object.is(v, expected) || (Number.isNaN(v) && Number.isNaN(expected))).toBe(true);
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe("small float data types", () => {
   it("resolve by name and by {name} object, and have no v2 form", () => {
     for (const name of Object.keys(miniFloatFormats)) {

@@ -89,8 +89,12 @@ export class MiniFloatCodec {
       return;
     }
     const big = endian === "big";
+    const bfloat16Bits = this.format.name === "bfloat16" && values instanceof Float32Array;
+    const bits = bfloat16Bits
+      ? new Uint32Array(values.buffer, values.byteOffset, values.length)
+      : undefined;
     for (let i = 0; i < values.length; i++) {
-      const code = this.toCode(values[i]);
+      const code = bits ? bfloat16FromFloat32Bits(bits[i]) : this.toCode(values[i]);
       out[2 * i + (big ? 1 : 0)] = code & 0xff;
       out[2 * i + (big ? 0 : 1)] = code >> 8;
     }
@@ -103,10 +107,12 @@ export class MiniFloatCodec {
       return;
     }
     const big = endian === "big";
+    // bfloat16 (the only wider format) is the upper half of a float32.
+    const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
     for (let i = 0; i < out.length; i++) {
       const lo = bytes[2 * i];
       const hi = bytes[2 * i + 1];
-      out[i] = decodeMiniFloat(this.format, big ? (lo << 8) | hi : (hi << 8) | lo);
+      bits[i] = (big ? (lo << 8) | hi : (hi << 8) | lo) << 16;
     }
   }
 
@@ -152,6 +158,15 @@ export class MiniFloatCodec {
     }
     return floatToJson(value);
   }
+}
+
+/**
+ * The bfloat16 code of float32 bits: the upper half, rounded to nearest even on the lower
+ * half (the generic encoder gives the same for every float32; this is its fast path).
+ */
+function bfloat16FromFloat32Bits(bits: number): number {
+  if ((bits & 0x7fffffff) > 0x7f800000) return 0x7fc0;
+  return (bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16;
 }
 
 /** Equal as stored values: NaN equals NaN, and -0 differs from 0. */
