@@ -1,7 +1,7 @@
 // Arrays of the zarr-extensions data types, written and read back through the whole stack;
 // the stored chunk bytes are checked against codes written by hand from the registry specs and
 // (bfloat16) against numpy's float32 bits rounded in integer arithmetic.
-import { createArray, openArray } from "@z/array";
+import { createArray, openArray, type SetValue } from "@z/array";
 import { InvalidDataTypeError } from "@z/metadata";
 import { havePython, runPython } from "@z/test-utils";
 import { describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ async function roundTrip(dtype: string, values: unknown[], options: Record<strin
     compressors: null,
     ...options,
   });
-  for (let i = 0; i < values.length; i++) await arr.set([i], values[i]);
+  for (let i = 0; i < values.length; i++) await arr.set([i], values[i] as SetValue);
   const reopened = await openArray(store);
   const back = await reopened.get();
   const read = Array.from({ length: values.length }, (_, i) =>

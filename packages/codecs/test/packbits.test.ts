@@ -125,9 +125,10 @@ describe("packbits: errors", () => {
       { first_bit: 1.5 },
       { unknown: 1 },
     ]) {
-      expect(() => codecFor(s, configuration as JsonObject), JSON.stringify(configuration)).toThrow(
-        CodecConfigError,
-      );
+      expect(
+        () => codecFor(s, configuration as unknown as JsonObject),
+        JSON.stringify(configuration),
+      ).toThrow(CodecConfigError);
     }
     const utf32 = resolveDataTypeV3({
       name: "fixed_length_utf32",
