@@ -344,6 +344,26 @@ describe("small float types: every code round-trips", () => {
   });
 });
 
+describe("bfloat16 from doubles (what set() rounds)", () => {
+  it("decode(encode(x)) is at least as near as both neighbouring codes, ties to the even code", () => {
+    const format = miniFloatFormats.bfloat16;
+    fc.assert(
+      fc.property(fc.double({ min: -3.3e38, max: 3.3e38, noNaN: true }), (x) => {
+        const code = encodeMiniFloat(format, x);
+        const r = decodeMiniFloat(format, code);
+        const d = Math.abs(r - x);
+        for (const neighbour of [code - 1, code + 1]) {
+          if ((neighbour & 0x7fff) >= 0x7f80 || neighbour < 0 || neighbour > 0xffff) continue;
+          const other = Math.abs(decodeMiniFloat(format, neighbour) - x);
+          expect(d <= other).toBe(true);
+          if (d === other && r !== 0) expect(code & 1).toBe(0);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
 describe("bfloat16 containers", () => {
   it("encode and decode like the generic conversion, in both byte orders", () => {
     const t = mini("bfloat16");
