@@ -1,7 +1,8 @@
 """Writes packages/metadata/test/fixtures/minifloat-reference.json from ml_dtypes, the reference
 implementation the zarr-extensions registry names for its small float types.
 
-Run: pip install --target /tmp/mldt ml_dtypes && PYTHONPATH=/tmp/mldt python3 tools/minifloat-reference.py
+Run: pip install --target /tmp/mldt ml_dtypes && PYTHONPATH=/tmp/mldt python3 tools/minifloat-reference.py \
+  > packages/metadata/test/fixtures/minifloat-reference.json && npx biome format --write packages/metadata/test/fixtures/minifloat-reference.json
 For each format: the value of every code, and the code ml_dtypes gives for float32 inputs
 (every value, the midpoints between neighbours and the float32 next to them, specials, random).
 """
