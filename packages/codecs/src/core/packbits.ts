@@ -32,6 +32,11 @@ interface Layout extends PackedComponents {
   kept: number;
 }
 
+/** Whether every component is kept whole and byte-sized: the packed bits are the raw bytes. */
+function byteAligned(layout: Layout): boolean {
+  return layout.first === 0 && layout.kept === layout.bits && layout.bits % 8 === 0;
+}
+
 /**
  * The `packbits` codec of the zarr-extensions registry (array to bytes): each component keeps
  * the bits `first_bit..last_bit` of its `bytes`-codec little-endian form, concatenated in C
@@ -135,6 +140,10 @@ export class PackBitsArrayToBytesCodec implements ArrayToBytesCodec {
     const offset = this.padding === "first_byte" ? 1 : 0;
     if (this.padding === "first_byte") out[0] = paddingBits;
     if (this.padding === "last_byte") out[dataBytes] = paddingBits;
+    if (byteAligned(layout)) {
+      out.set(raw, offset);
+      return out;
+    }
     const count = product(spec.shape) * layout.components;
     const { bytes: size, first, kept } = layout;
     let position = offset * 8;
@@ -166,6 +175,14 @@ export class PackBitsArrayToBytesCodec implements ArrayToBytesCodec {
       }
     }
     const n = product(spec.shape);
+    if (byteAligned(layout)) {
+      const start = this.padding === "first_byte" ? 1 : 0;
+      return {
+        data: dataType.decode(bytes.slice(start, start + dataBytes), n, "little"),
+        shape: [...spec.shape],
+        stride: cOrderStrides(spec.shape),
+      };
+    }
     const { bytes: size, first, kept, bits, signed } = layout;
     const count = n * layout.components;
     const raw = new Uint8Array(n * dataType.itemSize);
