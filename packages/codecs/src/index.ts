@@ -20,6 +20,7 @@ export * from "./compressors/zlib.js";
 export * from "./compressors/zstd.js";
 export * from "./core/bytes.js";
 export * from "./core/crc32c-codec.js";
+export * from "./core/packbits.js";
 export * from "./core/transpose.js";
 export * from "./crc32c.js";
 export * from "./errors.js";

@@ -131,6 +131,14 @@ const VARIANTS: Record<string, Variant[]> = {
     },
   ],
   crc32c: [{ codec: { name: "crc32c" }, samples: [int32, uint8] }],
+  packbits: [
+    { codec: { name: "packbits" }, samples: [bool, uint8, int16] },
+    {
+      label: "int4, first_byte",
+      codec: { name: "packbits", configuration: { padding_encoding: "first_byte" } },
+      samples: [samples(spec("int4", [3, 5]), (i, seed) => ((i * (seed ? 7 : 1)) % 16) - 8)],
+    },
+  ],
   gzip: [{ codec: { name: "gzip", configuration: { level: 1 } }, samples: [int32, float64] }],
   zlib: [{ codec: { name: "zlib", configuration: { level: 1 } }, samples: [int32, float64] }],
   zstd: [{ codec: { name: "zstd", configuration: { level: 1 } }, samples: [int32, float64] }],

@@ -2,6 +2,7 @@ import { UnknownDataTypeError } from "../errors.js";
 import { isJsonObject, type JsonValue } from "../json.js";
 import { checkLimit } from "../limits.js";
 import { numericDataTypes } from "./numeric.js";
+import { registerExtensionDataTypes } from "./register-extensions.js";
 import { registerFixedSizeDataTypes } from "./register-fixed.js";
 import type { DataType, Endian } from "./types.js";
 
@@ -115,3 +116,4 @@ export function registeredDataTypeNames(): string[] {
 
 for (const dataType of numericDataTypes) registerDataType(dataType);
 registerFixedSizeDataTypes();
+registerExtensionDataTypes();
