@@ -15,6 +15,23 @@ export interface ContainerByName {
   float16: Float32Array;
   float32: Float32Array;
   float64: Float64Array;
+  /** The registered small floats decode to float32 values (exactly representable there). */
+  bfloat16: Float32Array;
+  float8_e3m4: Float32Array;
+  float8_e4m3: Float32Array;
+  float8_e5m2: Float32Array;
+  float8_e4m3fnuz: Float32Array;
+  float8_e4m3b11fnuz: Float32Array;
+  float8_e5m2fnuz: Float32Array;
+  float8_e8m0fnu: Float32Array;
+  float6_e2m3fn: Float32Array;
+  float6_e3m2fn: Float32Array;
+  float4_e2m1fn: Float32Array;
+  /** Sub-byte integers, one per byte. */
+  int2: Int8Array;
+  int4: Int8Array;
+  uint2: Uint8Array;
+  uint4: Uint8Array;
   /** Variable-length strings (with `@z/dtypes-vlen`). */
   string: string[];
   /** Variable-length bytes (with `@z/dtypes-vlen`). */

@@ -100,3 +100,15 @@ describe("stores that cannot be written say why", () => {
     );
   });
 });
+
+describe("registered small types narrow too", () => {
+  it("bfloat16 and float8 read into Float32Array, int4 into Int8Array", async () => {
+    const store = new Map<string, Uint8Array>();
+    const bf = await createArray(store, { path: "bf", shape: [2], chunks: [2], dtype: "bfloat16" });
+    const i4 = await createArray(store, { path: "i4", shape: [2], chunks: [2], dtype: "int4" });
+    expectTypeOf((await bf.get()).data).toEqualTypeOf<Float32Array>();
+    expectTypeOf((await i4.get()).data).toEqualTypeOf<Int8Array>();
+    expect((await bf.get()).data).toBeInstanceOf(Float32Array);
+    expect((await i4.get()).data).toBeInstanceOf(Int8Array);
+  });
+});
