@@ -25,8 +25,9 @@ export interface MetadataLimits {
    */
   maxItemSize: number;
   /**
-   * Largest chunk, in bytes once decoded (default 2 GiB, the most numcodecs compressors take).
-   * For a sharded array this is the inner chunk, the unit that is decoded.
+   * Largest chunk, in bytes once decoded (default 256 MiB: part of a chunk is read or written by
+   * decoding or building it whole). For a sharded array this is the inner chunk, the unit that
+   * is decoded, and the shard's index (16 bytes per inner chunk).
    */
   maxChunkBytes: number;
   /** Deepest nesting of structured data types (records in records; default 32). */
@@ -39,7 +40,7 @@ export const DEFAULT_METADATA_LIMITS: Readonly<MetadataLimits> = Object.freeze({
   maxJsonDepth: 512,
   maxDimensions: 64,
   maxItemSize: 16 * 2 ** 20,
-  maxChunkBytes: 2 ** 31,
+  maxChunkBytes: 2 ** 28,
   maxStructDepth: 32,
 });
 

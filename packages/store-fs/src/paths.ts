@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, realpath } from "node:fs/promises";
+import { mkdir, realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { InvalidKeyError, validateKey, validatePrefix } from "@z/store-core";
 import { type FsAction, isNoDirectory, OutsideRootError } from "./fs-errors.js";
@@ -126,7 +126,9 @@ export class RootPath {
     let at = directory;
     let real: string | undefined;
     for (;;) {
-      real = await this.resolve(at, key, action);
+      // One stat per level finds the deepest existing ancestor (a realpath per level would
+      // cost the square of the depth); only that ancestor is resolved and checked.
+      if (await exists(at)) real = await this.resolve(at, key, action);
       if (real !== undefined) break;
       if (at === this.root || !isInside(this.root, at)) {
         // The root itself is missing: it is the user's chosen place, created as given.
@@ -150,5 +152,16 @@ export class RootPath {
   async check(real: string, key: string, action: FsAction): Promise<void> {
     const root = await this.real();
     if (!isInside(root, real)) throw new OutsideRootError(key, real, root, action);
+  }
+}
+
+/** Whether a path exists (links followed); a missing part of it means no. */
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch (error) {
+    if (isNoDirectory(error)) return false;
+    throw error;
   }
 }

@@ -1,5 +1,6 @@
 import {
   type Chunk,
+  checkLimit,
   cOrderStrides,
   copyStrided,
   type JsonObject,
@@ -52,6 +53,13 @@ export class ShardingCodec implements ArrayToBytesCodec {
     const { chunkShape } = configuration;
     this.chunksPerShard = shardSpec.shape.map((n, axis) => n / chunkShape[axis]);
     this.innerCount = product(this.chunksPerShard);
+    // The index holds 16 bytes per inner chunk and is read whole: bound it like a chunk, before
+    // anything of that size is allocated.
+    checkLimit(
+      "maxChunkBytes",
+      this.innerCount * 16,
+      `sharding_indexed: the index of ${this.innerCount} inner chunks per shard, in bytes,`,
+    );
     this.innerSpec = {
       shape: [...chunkShape],
       dataType: shardSpec.dataType,
