@@ -1,4 +1,10 @@
-import { CodecError, CodecPipeline } from "@z/codecs";
+import {
+  type ChunkDecodePool,
+  CodecError,
+  CodecPipeline,
+  defaultDecodePool,
+  isMissingRegistration,
+} from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
@@ -17,6 +23,8 @@ import { replaceKey, type UpdateKeyOptions, updateKey } from "./read-modify-writ
 export interface ChunkIoOptions {
   /** Abort the operation. */
   signal?: AbortSignal;
+  /** Decode in this worker pool (`false`: inline); default the global pool, if set. */
+  workers?: ChunkDecodePool | false;
 }
 
 /**
@@ -28,6 +36,8 @@ export class ChunkIo implements ChunkAccess {
   readonly chunkShape: readonly number[];
   /** v2 metadata without `dimension_separator` may still have `/` keys (older writers). */
   private legacySeparator: "." | "/" | undefined;
+  /** Set once a worker lacked a codec or data type of this array: decode inline from then on. */
+  private workersLackRegistration = false;
 
   constructor(
     readonly store: Readable,
@@ -87,8 +97,11 @@ export class ChunkIo implements ChunkAccess {
   ): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
     const bytes = await this.readRaw(coords, options);
     if (bytes === undefined) return undefined;
+    const pool = this.workersLackRegistration ? false : (options.workers ?? defaultDecodePool());
     let chunk: Chunk;
     try {
+      if (pool)
+        return { chunk: await this.decodeInPool(pool, coords, bytes, options), owned: true };
       chunk = await this.pipeline.decode(bytes);
     } catch (error) {
       throw locate(error, `chunk /${this.chunkKey(coords)}`, this.chunkKey(coords));
@@ -97,6 +110,31 @@ export class ChunkIo implements ChunkAccess {
     const owned =
       !ArrayBuffer.isView(data) || data.buffer !== bytes.buffer || this.store.freshReads === true;
     return { chunk, owned };
+  }
+
+  /**
+   * Decodes in a worker pool (its result is fresh memory); a worker that lacks a codec or data
+   * type registered only on this thread sends this array's chunks back to inline decoding.
+   */
+  private async decodeInPool(
+    pool: ChunkDecodePool,
+    coords: readonly number[],
+    bytes: Uint8Array,
+    { signal }: ChunkIoOptions,
+  ): Promise<Chunk> {
+    const spec = this.pipeline.arrayToArray[0]?.spec ?? this.pipeline.arrayToBytes.spec;
+    const { codecs, zarrFormat } = this.metadata;
+    const transfer = this.store.freshReads === true;
+    try {
+      return await pool.decode(bytes, codecs, spec, { zarrFormat, signal, transfer });
+    } catch (error) {
+      if (!isMissingRegistration(error)) throw error;
+      this.workersLackRegistration = true;
+      // Transferred bytes are gone from this thread: read them again.
+      const again = bytes.byteLength === 0 ? await this.readRaw(coords, { signal }) : bytes;
+      if (again === undefined) throw error;
+      return this.pipeline.decode(again);
+    }
   }
 
   readWhole(
