@@ -64,7 +64,6 @@ interface Job {
   resolve: (chunk: Chunk) => void;
   reject: (error: unknown) => void;
   signal?: AbortSignal;
-  onAbort?: () => void;
 }
 
 interface Slot {
@@ -89,6 +88,11 @@ export class WorkerPool implements ChunkDecodePool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private readonly roomWaiters: (() => void)[] = [];
+  /**
+   * The unsettled jobs of each signal: one abort listener per signal, however many chunks a
+   * read has in flight (a listener per job trips Node's leak warning on large reads).
+   */
+  private readonly bySignal = new Map<AbortSignal, { jobs: Set<Job>; onAbort: () => void }>();
   private nextId = 1;
   private dispatched = 0;
   private inline = 0;
@@ -138,11 +142,7 @@ export class WorkerPool implements ChunkDecodePool {
     };
     return new Promise<Chunk>((resolve, reject) => {
       const job: Job = { request, spec, resolve, reject, signal: options.signal };
-      if (options.signal) {
-        const signal = options.signal;
-        job.onAbort = () => this.abortJob(job, signal.reason);
-        signal.addEventListener("abort", job.onAbort, { once: true });
-      }
+      if (options.signal) this.watch(options.signal, job);
       this.queue.push(job);
       this.pump();
     });
@@ -185,8 +185,29 @@ export class WorkerPool implements ChunkDecodePool {
     this.settle(job, reason);
   }
 
+  private watch(signal: AbortSignal, job: Job): void {
+    let entry = this.bySignal.get(signal);
+    if (!entry) {
+      const jobs = new Set<Job>();
+      const onAbort = () => {
+        for (const each of [...jobs]) this.abortJob(each, signal.reason);
+      };
+      entry = { jobs, onAbort };
+      this.bySignal.set(signal, entry);
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+    entry.jobs.add(job);
+  }
+
   private settle(job: Job, outcome: Chunk | unknown, ok = false): void {
-    if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
+    const entry = job.signal && this.bySignal.get(job.signal);
+    if (entry && job.signal) {
+      entry.jobs.delete(job);
+      if (entry.jobs.size === 0) {
+        job.signal.removeEventListener("abort", entry.onAbort);
+        this.bySignal.delete(job.signal);
+      }
+    }
     if (ok) job.resolve(outcome as Chunk);
     else job.reject(outcome);
   }
