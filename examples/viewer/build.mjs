@@ -20,7 +20,7 @@ export async function buildViewer(outDir = path.join(here, "dist")) {
   const { build } = await import("vite");
   await build({
     configFile: false,
-    logLevel: "warn",
+    logLevel: "error",
     root: here,
     base: "./",
     resolve: { conditions: ["source", "browser", "import", "module", "default"] },

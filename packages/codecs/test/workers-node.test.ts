@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createArray, openArray } from "@z/array";
 import {
   type ChunkSpec,
+  CodecError,
   CodecPipeline,
   registerCodec,
   registeredCodecs,
@@ -209,5 +210,28 @@ describe("the worker_threads decode pool", () => {
     await arr.set(null, { data: values, shape: [200, 200] });
     const back = await (await openArray(store)).get(null, { workers: pool });
     expect(back.data).toEqual(values);
+  });
+
+  it("a worker that cannot start fails the decode with a CodecError, never a hang", async () => {
+    const broken = createWorkerPool({
+      workerUrl: pathToFileURL(path.join(outDir, "no-such-worker.mjs")),
+      size: 1,
+      inlineBelow: 0,
+    });
+    try {
+      const c = cases.find((x) => x.label === "gzip") as WorkerCase;
+      const outcomes = await Promise.all(
+        [1, 2, 3].map(() =>
+          broken.decode(bytesOf(c), c.codecs, specOf(c), { zarrFormat: 3 }).catch((e) => e),
+        ),
+      );
+      for (const error of outcomes) {
+        expect(error).toBeInstanceOf(CodecError);
+        expect((error as Error).message).toMatch(/codec worker/);
+      }
+      expect(broken.stats()).toMatchObject({ queued: 0, running: 0 });
+    } finally {
+      broken.close();
+    }
   });
 });

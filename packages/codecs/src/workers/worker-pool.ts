@@ -220,7 +220,19 @@ export class WorkerPool implements ChunkDecodePool {
   private pump(): void {
     while (this.queue.length > 0) {
       let slot = this.slots.find((s) => !s.job);
-      if (!slot && this.slots.length < this.size) slot = this.addSlot();
+      if (!slot && this.slots.length < this.size) {
+        try {
+          slot = this.addSlot();
+        } catch (error) {
+          // A worker that cannot even be constructed (a bad URL, workers not allowed here).
+          const failure = new CodecError(`Cannot start a codec worker: ${String(error)}`, {
+            cause: error,
+          });
+          if (this.slots.length === 0)
+            for (const job of this.queue.splice(0)) this.settle(job, failure);
+          return;
+        }
+      }
       if (!slot) return;
       const job = this.queue.shift() as Job;
       this.wakeOne();
