@@ -1,10 +1,4 @@
-import {
-  type ChunkDecodePool,
-  CodecError,
-  CodecPipeline,
-  defaultDecodePool,
-  isMissingRegistration,
-} from "@z/codecs";
+import { type ChunkDecodePool, CodecError, CodecPipeline } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
@@ -17,6 +11,7 @@ import {
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { PoolDecoder } from "./pool-decode.js";
 import { replaceKey, type UpdateKeyOptions, updateKey } from "./read-modify-write.js";
 
 /** Options of chunk reads and writes. */
@@ -36,8 +31,8 @@ export class ChunkIo implements ChunkAccess {
   readonly chunkShape: readonly number[];
   /** v2 metadata without `dimension_separator` may still have `/` keys (older writers). */
   private legacySeparator: "." | "/" | undefined;
-  /** Set once a worker lacked a codec or data type of this array: decode inline from then on. */
-  private workersLackRegistration = false;
+  /** Decodes chunks in a worker pool when a read asks for one. */
+  private readonly poolDecoder: PoolDecoder;
 
   constructor(
     readonly store: Readable,
@@ -52,6 +47,8 @@ export class ChunkIo implements ChunkAccess {
       {},
       `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")} codecs`,
     );
+    const spec = this.pipeline.arrayToArray[0]?.spec ?? this.pipeline.arrayToBytes.spec;
+    this.poolDecoder = new PoolDecoder(metadata.codecs, spec, metadata.zarrFormat);
     const v2 = metadata.v2;
     if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1)
       this.legacySeparator = ".";
@@ -97,11 +94,22 @@ export class ChunkIo implements ChunkAccess {
   ): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
     const bytes = await this.readRaw(coords, options);
     if (bytes === undefined) return undefined;
-    const pool = this.workersLackRegistration ? false : (options.workers ?? defaultDecodePool());
+    const pool = this.poolDecoder.poolFor(options);
     let chunk: Chunk;
     try {
-      if (pool)
-        return { chunk: await this.decodeInPool(pool, coords, bytes, options), owned: true };
+      if (pool) {
+        // A worker's result is fresh memory; only bytes nothing else holds may move to it.
+        const { signal } = options;
+        const transfer = this.store.freshReads === true;
+        chunk = await this.poolDecoder.decode(
+          pool,
+          bytes,
+          { signal, transfer },
+          (stored) => this.pipeline.decode(stored),
+          () => this.readRaw(coords, { signal }),
+        );
+        return { chunk, owned: true };
+      }
       chunk = await this.pipeline.decode(bytes);
     } catch (error) {
       throw locate(error, `chunk /${this.chunkKey(coords)}`, this.chunkKey(coords));
@@ -110,31 +118,6 @@ export class ChunkIo implements ChunkAccess {
     const owned =
       !ArrayBuffer.isView(data) || data.buffer !== bytes.buffer || this.store.freshReads === true;
     return { chunk, owned };
-  }
-
-  /**
-   * Decodes in a worker pool (its result is fresh memory); a worker that lacks a codec or data
-   * type registered only on this thread sends this array's chunks back to inline decoding.
-   */
-  private async decodeInPool(
-    pool: ChunkDecodePool,
-    coords: readonly number[],
-    bytes: Uint8Array,
-    { signal }: ChunkIoOptions,
-  ): Promise<Chunk> {
-    const spec = this.pipeline.arrayToArray[0]?.spec ?? this.pipeline.arrayToBytes.spec;
-    const { codecs, zarrFormat } = this.metadata;
-    const transfer = this.store.freshReads === true;
-    try {
-      return await pool.decode(bytes, codecs, spec, { zarrFormat, signal, transfer });
-    } catch (error) {
-      if (!isMissingRegistration(error)) throw error;
-      this.workersLackRegistration = true;
-      // Transferred bytes are gone from this thread: read them again.
-      const again = bytes.byteLength === 0 ? await this.readRaw(coords, { signal }) : bytes;
-      if (again === undefined) throw error;
-      return this.pipeline.decode(again);
-    }
   }
 
   readWhole(

@@ -166,6 +166,26 @@ describe("the worker_threads decode pool", () => {
     expect((await back.get([0, slice(0, 3)])).data).toEqual(values.subarray(0, 3));
   });
 
+  it("a sharded array's inner chunks decode in the pool", async () => {
+    const store = new Map<string, Uint8Array>();
+    const arr = await createArray(store, {
+      shape: [200, 300],
+      shards: [100, 150],
+      chunks: [50, 50],
+      dtype: "float64",
+      compressors: [{ name: "zstd", configuration: { level: 1 } }],
+    });
+    const values = Float64Array.from({ length: 200 * 300 }, (_, i) => Math.cos(i / 33) * i);
+    await arr.set(null, { data: values, shape: [200, 300] });
+    const back = await openArray(store);
+    const selection = [slice(10, 190), slice(20, 280, 7)];
+    const before = pool.stats().dispatched;
+    const viaPool = await back.get(selection, { workers: pool });
+    // Rows 10..189 touch inner rows 0..3, columns 20..279 inner columns 0..5: 24 inner chunks.
+    expect(pool.stats().dispatched - before).toBe(24);
+    expect(viaPool.data).toEqual((await back.get(selection, { workers: false })).data);
+  });
+
   it("the default pool serves reads that name none; `workers: false` opts out", async () => {
     const store = new Map<string, Uint8Array>();
     const arr = await createArray(store, {
