@@ -1,6 +1,6 @@
 // The viewer end to end: Vite builds it, a local server on 127.0.0.1 serves it with two
-// OME-Zarr pyramids this test writes with our own library (0.5 in a v3 hierarchy read without
-// listing, 0.4 in a consolidated v2 one), and headless Chromium opens them. The canvas pixels
+// OME-Zarr pyramids this test writes with our own library (0.5 in a sharded v3 hierarchy read
+// without listing, 0.4 in a consolidated v2 one), and headless Chromium opens them. The canvas pixels
 // must be the colour map applied to the data at the level that fits the screen.
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
@@ -60,6 +60,8 @@ async function writePyramid(folder: string, version: "0.4" | "0.5"): Promise<voi
     const arr = await createArray(store, {
       path: String(l),
       shape: LEVELS[l],
+      // v3 levels are sharded (read by ranges, inner chunks decoded in the pool); v2 chunked.
+      ...(zarrFormat === 3 ? { shards: [1, 512, 512] } : {}),
       chunks: [1, 256, 256],
       dtype: "uint16",
       zarrFormat,
