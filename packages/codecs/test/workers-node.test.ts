@@ -16,8 +16,9 @@ import {
 import { chunkValues } from "@z/codecs/testing";
 import { createWorkerPool, type WorkerPool } from "@z/codecs/workers";
 import { slice } from "@z/indexing";
-import { resolveDataTypeV3 } from "@z/metadata";
+import { type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
 import { havePython, runPython } from "@z/test-utils";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WorkerCase, workerCases } from "./workers-cases.js";
 
@@ -101,6 +102,74 @@ describe("the worker_threads decode pool", () => {
       expect(worker.data.constructor, c.label).toBe(inline.data.constructor);
     }
     expect(pool.stats().dispatched).toBe(cases.length);
+  });
+
+  it("any mix of decodes and aborts: each decode gives the inline result or an AbortError", async () => {
+    const chains: NamedConfig[][] = [
+      [{ name: "bytes", configuration: { endian: "little" }, mustUnderstand: true }],
+      [
+        { name: "bytes", configuration: { endian: "big" }, mustUnderstand: true },
+        { name: "gzip", configuration: { level: 1 }, mustUnderstand: true },
+      ],
+      [
+        { name: "transpose", configuration: { order: [1, 0] }, mustUnderstand: true },
+        { name: "bytes", configuration: { endian: "little" }, mustUnderstand: true },
+        { name: "zstd", configuration: { level: 1 }, mustUnderstand: true },
+      ],
+    ];
+    const int32 = resolveDataTypeV3("int32");
+    // One worker and a short queue, so decodes also wait for room.
+    const small = createWorkerPool({ workerUrl, size: 1, inlineBelow: 0, maxQueued: 2 });
+    const job = fc.record({
+      height: fc.integer({ min: 1, max: 40 }),
+      width: fc.integer({ min: 1, max: 40 }),
+      seed: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+      chain: fc.integer({ min: 0, max: chains.length - 1 }),
+      abort: fc.constantFrom("never", "at once", "later"),
+    });
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(job, { minLength: 1, maxLength: 10 }), async (jobs) => {
+          const runs = await Promise.all(
+            jobs.map(async (j) => {
+              const spec: ChunkSpec = { shape: [j.height, j.width], dataType: int32, fillValue: 0 };
+              const pipeline = CodecPipeline.create(chains[j.chain], spec, 3);
+              const data = Int32Array.from({ length: j.height * j.width }, (_, i) =>
+                Math.imul(i + 1, j.seed | 1),
+              );
+              const stored = await pipeline.encode({
+                data,
+                shape: spec.shape,
+                stride: [j.width, 1],
+              });
+              const expected = chunkValues(await pipeline.decode(stored.slice()), spec);
+              const controller = new AbortController();
+              const pending = small.decode(stored, chains[j.chain], spec, {
+                zarrFormat: 3,
+                signal: controller.signal,
+              });
+              if (j.abort === "at once") controller.abort();
+              if (j.abort === "later") setTimeout(() => controller.abort(), 0);
+              const outcome = await pending.then(
+                (chunk) => chunkValues(chunk, spec),
+                (e: Error) => e.name,
+              );
+              return { j, outcome, expected };
+            }),
+          );
+          for (const { j, outcome, expected } of runs) {
+            if (j.abort === "never") expect(outcome).toEqual(expected);
+            else if (j.abort === "at once") expect(outcome).toBe("AbortError");
+            // Aborted while it ran or after it finished: either outcome is right.
+            else if (outcome !== "AbortError") expect(outcome).toEqual(expected);
+          }
+          expect(small.stats().queued).toBe(0);
+        }),
+        { numRuns: 25 },
+      );
+    } finally {
+      small.close();
+    }
   });
 
   it("reports a corrupt chunk with the same error class as inline decoding", async () => {

@@ -66,6 +66,13 @@ interface Job {
   signal?: AbortSignal;
 }
 
+/** What one signal's abort must stop: its queued or running jobs, and callers waiting for room. */
+interface SignalWatch {
+  jobs: Set<Job>;
+  waiters: Set<() => void>;
+  onAbort: () => void;
+}
+
 interface Slot {
   worker: PoolWorker;
   job?: Job;
@@ -92,7 +99,7 @@ export class WorkerPool implements ChunkDecodePool {
    * The unsettled jobs of each signal: one abort listener per signal, however many chunks a
    * read has in flight (a listener per job trips Node's leak warning on large reads).
    */
-  private readonly bySignal = new Map<AbortSignal, { jobs: Set<Job>; onAbort: () => void }>();
+  private readonly bySignal = new Map<AbortSignal, SignalWatch>();
   private nextId = 1;
   private dispatched = 0;
   private inline = 0;
@@ -125,11 +132,8 @@ export class WorkerPool implements ChunkDecodePool {
       this.inline++;
       return cachedPipeline(codecs, specJson, options.zarrFormat).decode(bytes);
     }
-    while (this.queue.length >= this.maxQueued) {
-      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
-      options.signal?.throwIfAborted();
-      if (this.closed) throw new WorkerPoolClosedError("The codec worker pool is closed");
-    }
+    // Only await when the queue is full: a decode with room is queued (and abortable) at once.
+    if (this.queue.length >= this.maxQueued) await this.waitForRoom(options.signal);
     // Bytes someone else still holds are copied; only the caller's own buffer moves.
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const own = options.transfer === true && whole && bytes.buffer instanceof ArrayBuffer;
@@ -142,7 +146,7 @@ export class WorkerPool implements ChunkDecodePool {
     };
     return new Promise<Chunk>((resolve, reject) => {
       const job: Job = { request, spec, resolve, reject, signal: options.signal };
-      if (options.signal) this.watch(options.signal, job);
+      if (options.signal) this.watchFor(options.signal).jobs.add(job);
       this.queue.push(job);
       this.pump();
     });
@@ -185,28 +189,62 @@ export class WorkerPool implements ChunkDecodePool {
     this.settle(job, reason);
   }
 
-  private watch(signal: AbortSignal, job: Job): void {
+  /** Waits until the queue has room (or the signal aborts, or the pool closes). */
+  private async waitForRoom(signal: AbortSignal | undefined): Promise<void> {
+    while (this.queue.length >= this.maxQueued) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          if (signal) {
+            this.bySignal.get(signal)?.waiters.delete(wake);
+            this.release(signal);
+          }
+          resolve();
+        };
+        this.roomWaiters.push(wake);
+        if (signal) this.watchFor(signal).waiters.add(wake);
+      });
+      if (signal?.aborted || this.closed) {
+        // A wake-up this caller will not use goes to the next one, or it could wait forever.
+        if (this.queue.length < this.maxQueued) this.wakeOne();
+        signal?.throwIfAborted();
+        throw new WorkerPoolClosedError("The codec worker pool is closed");
+      }
+    }
+  }
+
+  /** The watch of a signal, with its one abort listener. */
+  private watchFor(signal: AbortSignal): SignalWatch {
     let entry = this.bySignal.get(signal);
     if (!entry) {
-      const jobs = new Set<Job>();
-      const onAbort = () => {
-        for (const each of [...jobs]) this.abortJob(each, signal.reason);
+      const watch: SignalWatch = { jobs: new Set(), waiters: new Set(), onAbort: () => {} };
+      watch.onAbort = () => {
+        for (const job of [...watch.jobs]) this.abortJob(job, signal.reason);
+        for (const wake of [...watch.waiters]) {
+          const at = this.roomWaiters.indexOf(wake);
+          if (at >= 0) this.roomWaiters.splice(at, 1);
+          wake();
+        }
       };
-      entry = { jobs, onAbort };
+      entry = watch;
       this.bySignal.set(signal, entry);
-      signal.addEventListener("abort", onAbort, { once: true });
+      signal.addEventListener("abort", entry.onAbort, { once: true });
     }
-    entry.jobs.add(job);
+    return entry;
+  }
+
+  /** Drops a signal's listener once nothing is left to stop. */
+  private release(signal: AbortSignal): void {
+    const entry = this.bySignal.get(signal);
+    if (entry && entry.jobs.size === 0 && entry.waiters.size === 0) {
+      signal.removeEventListener("abort", entry.onAbort);
+      this.bySignal.delete(signal);
+    }
   }
 
   private settle(job: Job, outcome: Chunk | unknown, ok = false): void {
-    const entry = job.signal && this.bySignal.get(job.signal);
-    if (entry && job.signal) {
-      entry.jobs.delete(job);
-      if (entry.jobs.size === 0) {
-        job.signal.removeEventListener("abort", entry.onAbort);
-        this.bySignal.delete(job.signal);
-      }
+    if (job.signal) {
+      this.bySignal.get(job.signal)?.jobs.delete(job);
+      this.release(job.signal);
     }
     if (ok) job.resolve(outcome as Chunk);
     else job.reject(outcome);
