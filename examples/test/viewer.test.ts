@@ -86,6 +86,7 @@ interface ViewerState {
   hi: number;
   colormap: string;
   renders: number;
+  pending: number;
   error?: string;
 }
 
@@ -94,13 +95,16 @@ const viewerState = (page: Page) =>
     (window as unknown as { __viewer: { state: () => unknown } }).__viewer.state(),
   ) as Promise<ViewerState>;
 
-/** Waits until the viewer has drawn more than `renders` planes (or reported an error). */
+/**
+ * Waits until the viewer has drawn more than `renders` planes and has no draw under way (or
+ * reported an error): one UI change may start several draws (a blur fires `change` too).
+ */
 async function waitForRender(page: Page, renders: number): Promise<ViewerState> {
   await page.waitForFunction(
     (n) => {
       const v = (window as unknown as { __viewer?: { state: () => ViewerState } }).__viewer;
       const s = v?.state();
-      return s !== undefined && (s.renders > n || s.error !== undefined);
+      return s !== undefined && ((s.renders > n && s.pending === 0) || s.error !== undefined);
     },
     renders,
     { timeout: 60_000 },

@@ -44,6 +44,8 @@ interface ViewState {
   plane: [number, number];
   /** Planes drawn so far. */
   renders: number;
+  /** Draws under way (a newer one aborts an older one's reads). */
+  pending: number;
   error?: string;
 }
 
@@ -62,6 +64,7 @@ const state: ViewState = {
   step: 1,
   plane: [0, 0],
   renders: 0,
+  pending: 0,
 };
 let levelArrays: ZarrArray[] = [];
 let autoContrast = true;
@@ -256,6 +259,15 @@ function planeOf(array: ZarrArray, data: unknown, shape: number[]): Plane {
 
 /** Reads the plane on screen and draws it; a newer draw aborts an older one's reads. */
 async function draw(): Promise<void> {
+  state.pending++;
+  try {
+    await drawPlane();
+  } finally {
+    state.pending--;
+  }
+}
+
+async function drawPlane(): Promise<void> {
   drawing?.abort();
   const controller = new AbortController();
   drawing = controller;
