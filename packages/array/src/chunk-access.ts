@@ -1,3 +1,4 @@
+import type { ChunkDecodePool } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
 import type { Chunk } from "@z/metadata";
 
@@ -15,6 +16,11 @@ export interface AccessOptions {
   signal?: AbortSignal;
   /** How many chunks (or shards) to read or write at once. */
   concurrency?: number;
+  /**
+   * Where reads decode chunks: a worker pool (`createWorkerPool` from `@z/codecs/workers`),
+   * or `false` for the calling thread. Default: the pool `setDefaultDecodePool` set, if any.
+   */
+  workers?: ChunkDecodePool | false;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CodecError, CodecPipeline } from "@z/codecs";
+import { type ChunkDecodePool, CodecError, CodecPipeline } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
@@ -11,12 +11,15 @@ import {
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { PoolDecoder } from "./pool-decode.js";
 import { replaceKey, type UpdateKeyOptions, updateKey } from "./read-modify-write.js";
 
 /** Options of chunk reads and writes. */
 export interface ChunkIoOptions {
   /** Abort the operation. */
   signal?: AbortSignal;
+  /** Decode in this worker pool (`false`: inline); default the global pool, if set. */
+  workers?: ChunkDecodePool | false;
 }
 
 /**
@@ -28,6 +31,8 @@ export class ChunkIo implements ChunkAccess {
   readonly chunkShape: readonly number[];
   /** v2 metadata without `dimension_separator` may still have `/` keys (older writers). */
   private legacySeparator: "." | "/" | undefined;
+  /** Decodes chunks in a worker pool when a read asks for one. */
+  private readonly poolDecoder: PoolDecoder;
 
   constructor(
     readonly store: Readable,
@@ -42,6 +47,8 @@ export class ChunkIo implements ChunkAccess {
       {},
       `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")} codecs`,
     );
+    const spec = this.pipeline.arrayToArray[0]?.spec ?? this.pipeline.arrayToBytes.spec;
+    this.poolDecoder = new PoolDecoder(metadata.codecs, spec, metadata.zarrFormat);
     const v2 = metadata.v2;
     if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1)
       this.legacySeparator = ".";
@@ -87,8 +94,22 @@ export class ChunkIo implements ChunkAccess {
   ): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
     const bytes = await this.readRaw(coords, options);
     if (bytes === undefined) return undefined;
+    const pool = this.poolDecoder.poolFor(options);
     let chunk: Chunk;
     try {
+      if (pool) {
+        // A worker's result is fresh memory; only bytes nothing else holds may move to it.
+        const { signal } = options;
+        const transfer = this.store.freshReads === true;
+        chunk = await this.poolDecoder.decode(
+          pool,
+          bytes,
+          { signal, transfer },
+          (stored) => this.pipeline.decode(stored),
+          () => this.readRaw(coords, { signal }),
+        );
+        return { chunk, owned: true };
+      }
       chunk = await this.pipeline.decode(bytes);
     } catch (error) {
       throw locate(error, `chunk /${this.chunkKey(coords)}`, this.chunkKey(coords));

@@ -7,6 +7,7 @@ import { type ChunkIo, locate, writableChunk } from "./chunk-io.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { writeEpoch } from "./key-lock.js";
 import { LruCache } from "./lru.js";
+import { PoolDecoder } from "./pool-decode.js";
 import { replaceKey, updateKey } from "./read-modify-write.js";
 
 /** Options of sharded reads. */
@@ -42,6 +43,8 @@ export class ShardedAccess implements ChunkAccess {
   private readonly indexes: LruCache<string, { index: ShardIndex | null; epoch: number }>;
   /** Reads inner chunks, merging near ranges of a shard into one request. */
   private readonly ranged: CoalescingStore;
+  /** Decodes inner chunks in a worker pool when a read asks for one. */
+  private readonly poolDecoder: PoolDecoder;
 
   constructor(
     private readonly io: ChunkIo,
@@ -49,6 +52,7 @@ export class ShardedAccess implements ChunkAccess {
     options: ShardedAccessOptions = {},
   ) {
     this.chunkShape = codec.configuration.chunkShape;
+    this.poolDecoder = new PoolDecoder(codec.inner.toJson(), codec.innerSpec, 3);
     this.indexes = new LruCache(options.indexCacheBytes ?? 16 << 20);
     this.ranged = new CoalescingStore(io.store, {
       gap: options.coalesceGap ?? 64 << 10,
@@ -155,7 +159,7 @@ export class ShardedAccess implements ChunkAccess {
                 { key },
               );
             }
-            const chunk = await this.codec.decodeInner(bytes[i], inner).catch((e) => {
+            const chunk = await this.decodeInner(bytes[i], inner, options).catch((e) => {
               throw locate(e, `shard /${key}`, key);
             });
             visit(part, chunk);
@@ -164,6 +168,18 @@ export class ShardedAccess implements ChunkAccess {
       },
       options.signal,
     );
+  }
+
+  /** Decodes an inner chunk, in the worker pool the read names (or the default one), if any. */
+  private decodeInner(bytes: Uint8Array, inner: number, options: AccessOptions): Promise<Chunk> {
+    const pool = this.poolDecoder.poolFor(options);
+    if (!pool) return this.codec.decodeInner(bytes, inner);
+    const decode = (b: Uint8Array) => this.codec.decodeInner(b, inner);
+    return this.poolDecoder.decode(pool, bytes, { signal: options.signal }, decode).catch((e) => {
+      if (e instanceof Error && !e.message.startsWith("inner chunk"))
+        e.message = `inner chunk [${this.codec.innerCoords(inner)}]: ${e.message}`;
+      throw e;
+    });
   }
 
   /** Whether the parts of a shard cover every inner chunk of it that lies inside the array. */

@@ -45,3 +45,4 @@ export * from "./sharding/codec.js";
 export * from "./sharding/config.js";
 export * from "./sharding/shard-index.js";
 export * from "./types.js";
+export * from "./workers/decode-pool.js";

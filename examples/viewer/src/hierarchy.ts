@@ -1,0 +1,64 @@
+import { Group, ZarrArray } from "@z/zarr";
+import { type Multiscale, multiscalesOf } from "./ome.js";
+
+/** One node of the hierarchy as the tree panel shows it. */
+export interface TreeNode {
+  /** The node's path below the opened root (`""` for the root). */
+  path: string;
+  /** The opened array or group. */
+  node: ZarrArray | Group;
+  /** A group's multiscale images (OME-Zarr). */
+  multiscales: Multiscale[];
+  /** A group's children, in name order. */
+  children: TreeNode[];
+  /** Why the children are not (all) shown, if so. */
+  note?: string;
+}
+
+/** How deep and wide the tree panel goes: huge hierarchies stay browsable. */
+const MAX_DEPTH = 8;
+const MAX_CHILDREN = 500;
+
+/**
+ * The hierarchy below a node. Groups list their children from consolidated metadata or a
+ * listable store; over plain HTTP without consolidated metadata nothing can be listed, but an
+ * OME-Zarr image names its levels, so those are opened directly.
+ */
+export async function walkHierarchy(
+  node: ZarrArray | Group,
+  path = "",
+  depth = 0,
+): Promise<TreeNode> {
+  if (node instanceof ZarrArray) return { path, node, multiscales: [], children: [] };
+  const multiscales = multiscalesOf(node.attrs);
+  const tree: TreeNode = { path, node, multiscales, children: [] };
+  if (depth >= MAX_DEPTH) {
+    tree.note = "deeper levels not shown";
+    return tree;
+  }
+  let members: [string, ZarrArray | Group][];
+  try {
+    members = await node.members();
+  } catch (error) {
+    // No listing: show what the OME metadata names, and say why the rest is missing.
+    const named = multiscales.flatMap((m) => m.levels);
+    members = [];
+    for (const level of new Set(named)) {
+      const child = await node.get(level).catch(() => undefined);
+      if (child) members.push([level, child]);
+    }
+    tree.note = `children not listed (${(error as Error).message.split("\n")[0]})`;
+  }
+  if (members.length > MAX_CHILDREN) {
+    tree.note = `${members.length - MAX_CHILDREN} more children not shown`;
+    members = members.slice(0, MAX_CHILDREN);
+  }
+  for (const [name, child] of members)
+    tree.children.push(await walkHierarchy(child, path ? `${path}/${name}` : name, depth + 1));
+  return tree;
+}
+
+/** Whether a node is a group (the tree panel draws groups and arrays differently). */
+export function isGroup(node: ZarrArray | Group): node is Group {
+  return node instanceof Group;
+}

@@ -1,0 +1,98 @@
+import type { Chunk, NamedConfig } from "@z/metadata";
+import type { ChunkSpec } from "../types.js";
+
+/** Options of one {@link ChunkDecodePool.decode} call. */
+export interface PoolDecodeOptions {
+  /** The Zarr format of the array the codecs come from (some numcodecs configurations differ). */
+  zarrFormat: 2 | 3;
+  /** Stop: a queued decode is dropped, a running one's result is discarded. */
+  signal?: AbortSignal;
+  /**
+   * Whether the pool may take over `bytes` (transfer its buffer to a worker, leaving it empty
+   * here). Only for bytes nothing else holds; otherwise the pool copies them.
+   */
+  transfer?: boolean;
+}
+
+/**
+ * Something that decodes chunks away from the calling thread: a pool of Web Workers or
+ * worker_threads (`createWorkerPool` from `@z/codecs/workers`). Arrays use it for a read when
+ * given `{ workers: pool }` or when one is set with {@link setDefaultDecodePool}.
+ * @category Workers
+ */
+export interface ChunkDecodePool {
+  /**
+   * Decodes stored chunk bytes through the codec chain `codecs` for chunks of `spec`: the
+   * same result as `CodecPipeline.create(codecs, spec, zarrFormat).decode(bytes)`.
+   * @throws DecodeError, ChecksumError (as the pipeline would), the signal's reason on abort
+   */
+  decode(
+    bytes: Uint8Array,
+    codecs: readonly NamedConfig[],
+    spec: ChunkSpec,
+    options: PoolDecodeOptions,
+  ): Promise<Chunk>;
+}
+
+let defaultPool: ChunkDecodePool | undefined;
+
+/**
+ * Sets (or with `undefined`, clears) the pool every array read decodes its chunks in unless the
+ * call says otherwise (`{ workers: false }` or another pool).
+ * @example
+ * ```ts
+ * import { createWorkerPool } from "@z/codecs/workers";
+ * setDefaultDecodePool(createWorkerPool());
+ * ```
+ * @category Workers
+ */
+export function setDefaultDecodePool(pool: ChunkDecodePool | undefined): void {
+  defaultPool = pool;
+}
+
+/**
+ * The pool set with {@link setDefaultDecodePool}, if any.
+ * @category Workers
+ */
+export function defaultDecodePool(): ChunkDecodePool | undefined {
+  return defaultPool;
+}
+
+let defaultSize: number | undefined;
+
+/**
+ * Sets the number of workers new pools get when their options name none; `undefined` goes
+ * back to the machine's cores minus one (at least one).
+ * @category Workers
+ */
+export function setDefaultWorkerCount(count: number | undefined): void {
+  if (count !== undefined && (!Number.isInteger(count) || count < 1))
+    throw new RangeError(`The default worker count must be an integer >= 1, got ${count}`);
+  defaultSize = count;
+}
+
+/**
+ * The number of workers a new pool gets by default: the value of
+ * {@link setDefaultWorkerCount}, else the logical cores minus one (the calling thread is busy
+ * too), at least one. Cores come from `navigator.hardwareConcurrency` (browsers, Node >= 21)
+ * or `os.availableParallelism()` as the Node pool passes it in.
+ * @category Workers
+ */
+export function defaultWorkerCount(cores?: number): number {
+  if (defaultSize !== undefined) return defaultSize;
+  const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
+  const n = cores ?? nav?.hardwareConcurrency ?? 2;
+  return Math.max(1, Math.floor(n) - 1);
+}
+
+/**
+ * Whether an error from a pool means its workers lack a registration this thread has (a codec
+ * or data type an extension registered here only): the chunk can still be decoded inline.
+ * @category Workers
+ */
+export function isMissingRegistration(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.name === "UnknownCodecError" || error.name === "UnknownDataTypeError")
+  );
+}

@@ -1,0 +1,89 @@
+import { MetadataError, type NamedConfig, UnknownDataTypeError } from "@z/metadata";
+import {
+  ChecksumError,
+  CodecConfigError,
+  CodecError,
+  DecodeError,
+  UnknownCodecError,
+} from "../errors.js";
+import type { ChunkSpecJson } from "./spec-json.js";
+
+/** What the pool posts to a worker: one chunk to decode. */
+export interface DecodeRequest {
+  /** Matches the reply to the request. */
+  id: number;
+  /** The stored bytes (their buffer is transferred). */
+  bytes: Uint8Array;
+  /** The codec chain, as array metadata lists it. */
+  codecs: NamedConfig[];
+  /** The chunk spec as plain data. */
+  spec: ChunkSpecJson;
+  /** The Zarr format of the array. */
+  zarrFormat: 2 | 3;
+}
+
+/** An error as plain data: enough to rebuild the same class on the other side. */
+export interface ErrorJson {
+  /** The error class name (`DecodeError`, `ChecksumError`, ...). */
+  name: string;
+  /** Its message. */
+  message: string;
+  /** For `UnknownCodecError`: the codec name. */
+  codec?: string;
+}
+
+/** What a worker posts back. */
+export type DecodeReply =
+  | {
+      /** The request's id. */
+      id: number;
+      /** The decoded elements (a TypedArray; its buffer is transferred). */
+      data: ArrayBufferView;
+      /** The chunk shape. */
+      shape: number[];
+      /** The element strides. */
+      stride: number[];
+    }
+  | {
+      /** The request's id. */
+      id: number;
+      /** Why the decode failed. */
+      error: ErrorJson;
+    };
+
+/** The plain-data form of an error thrown while decoding. */
+export function errorToJson(error: unknown): ErrorJson {
+  if (error instanceof UnknownCodecError)
+    return { name: error.name, message: error.message, codec: error.codec };
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: "Error", message: String(error) };
+}
+
+/** Rebuilds an error a worker reported, as the class the inline pipeline would have thrown. */
+export function errorFromJson(json: ErrorJson): Error {
+  let error: Error;
+  switch (json.name) {
+    case "UnknownCodecError":
+      error = new UnknownCodecError(json.codec ?? "?");
+      break;
+    case "ChecksumError":
+      error = new ChecksumError(json.message);
+      break;
+    case "DecodeError":
+      error = new DecodeError(json.message);
+      break;
+    case "CodecConfigError":
+      error = new CodecConfigError(json.message);
+      break;
+    case "UnknownDataTypeError":
+      error = new UnknownDataTypeError(json.message);
+      break;
+    case "MetadataError":
+      error = new MetadataError(json.message);
+      break;
+    default:
+      error = new CodecError(`a codec worker failed: ${json.name}: ${json.message}`);
+  }
+  error.message = json.message;
+  return error;
+}

@@ -1,0 +1,335 @@
+import { type Chunk, type NamedConfig, product, type TypedArray } from "@z/metadata";
+import { CodecError } from "../errors.js";
+import type { ChunkSpec } from "../types.js";
+import { type ChunkDecodePool, defaultWorkerCount, type PoolDecodeOptions } from "./decode-pool.js";
+import { cachedPipeline } from "./pipeline-cache.js";
+import { type DecodeReply, type DecodeRequest, errorFromJson } from "./protocol.js";
+import { decodableInWorker, specToJson } from "./spec-json.js";
+
+/** One worker as the pool drives it: Web Worker and worker_threads both fit. */
+export interface PoolWorker {
+  /** Posts a request, moving the listed buffers. */
+  postMessage(message: DecodeRequest, transfer: ArrayBuffer[]): void;
+  /** Stops the worker. */
+  terminate(): unknown;
+}
+
+/**
+ * Starts one worker that answers decode requests, calling `onReply` with each reply and
+ * `onFailure` when the worker itself fails (its script did not load, it crashed).
+ */
+export type PoolWorkerFactory = (
+  onReply: (reply: DecodeReply) => void,
+  onFailure: (error: Error) => void,
+) => PoolWorker;
+
+/** Options of a worker pool. */
+export interface WorkerPoolOptions {
+  /** How many workers at most (started on demand). Default: {@link defaultWorkerCount}. */
+  size?: number;
+  /**
+   * Chunks that decode to fewer bytes than this are decoded inline on the calling thread:
+   * posting them to a worker costs more than decoding them. Default 64 KiB; 0 sends every chunk.
+   */
+  inlineBelow?: number;
+  /**
+   * How many decodes may wait for a free worker; further callers wait for room before their
+   * bytes are queued, so memory stays bounded. Default four per worker.
+   */
+  maxQueued?: number;
+}
+
+/** What the pool has been doing, for tests and monitoring. */
+export interface WorkerPoolStats {
+  /** Workers started and alive. */
+  workers: number;
+  /** Decodes running in a worker now. */
+  running: number;
+  /** Decodes waiting for a worker. */
+  queued: number;
+  /** Decodes ever posted to a worker. */
+  dispatched: number;
+  /** Decodes ever done inline (small chunks, containers that are not TypedArrays). */
+  inline: number;
+}
+
+/** The error a pool's pending decodes reject with when it is closed. */
+export class WorkerPoolClosedError extends CodecError {
+  override name = "WorkerPoolClosedError";
+}
+
+interface Job {
+  request: DecodeRequest;
+  spec: ChunkSpec;
+  resolve: (chunk: Chunk) => void;
+  reject: (error: unknown) => void;
+  signal?: AbortSignal;
+}
+
+/** What one signal's abort must stop: its queued or running jobs, and callers waiting for room. */
+interface SignalWatch {
+  jobs: Set<Job>;
+  waiters: Set<() => void>;
+  onAbort: () => void;
+}
+
+interface Slot {
+  worker: PoolWorker;
+  job?: Job;
+}
+
+/**
+ * A pool of workers that decode chunks (see {@link ChunkDecodePool}): a bounded queue, workers
+ * started on demand up to `size`, buffers transferred rather than copied, abort of queued work,
+ * and small chunks decoded inline. The platform halves (`createWorkerPool` for browsers and for
+ * Node) only say how a worker starts.
+ * @category Workers
+ */
+export class WorkerPool implements ChunkDecodePool {
+  /** The most workers this pool runs. */
+  readonly size: number;
+  /** Chunks decoding to fewer bytes than this stay on the calling thread. */
+  readonly inlineBelow: number;
+  /** The most decodes that wait for a worker. */
+  readonly maxQueued: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private readonly roomWaiters: (() => void)[] = [];
+  /**
+   * The unsettled jobs of each signal: one abort listener per signal, however many chunks a
+   * read has in flight (a listener per job trips Node's leak warning on large reads).
+   */
+  private readonly bySignal = new Map<AbortSignal, SignalWatch>();
+  private nextId = 1;
+  private dispatched = 0;
+  private inline = 0;
+  private closed = false;
+
+  constructor(
+    private readonly startWorker: PoolWorkerFactory,
+    options: WorkerPoolOptions = {},
+  ) {
+    this.size = options.size ?? defaultWorkerCount();
+    if (!Number.isInteger(this.size) || this.size < 1)
+      throw new RangeError(`A worker pool's size must be an integer >= 1, got ${this.size}`);
+    this.inlineBelow = options.inlineBelow ?? 64 * 1024;
+    this.maxQueued = options.maxQueued ?? 4 * this.size;
+    if (!Number.isInteger(this.maxQueued) || this.maxQueued < 1)
+      throw new RangeError(`maxQueued must be an integer >= 1, got ${this.maxQueued}`);
+  }
+
+  async decode(
+    bytes: Uint8Array,
+    codecs: readonly NamedConfig[],
+    spec: ChunkSpec,
+    options: PoolDecodeOptions,
+  ): Promise<Chunk> {
+    options.signal?.throwIfAborted();
+    if (this.closed) throw new WorkerPoolClosedError("The codec worker pool is closed");
+    const specJson = specToJson(spec);
+    const decodedBytes = product(spec.shape) * spec.dataType.itemSize;
+    if (decodedBytes < this.inlineBelow || !decodableInWorker(spec)) {
+      this.inline++;
+      return cachedPipeline(codecs, specJson, options.zarrFormat).decode(bytes);
+    }
+    // Only await when the queue is full: a decode with room is queued (and abortable) at once.
+    if (this.queue.length >= this.maxQueued) await this.waitForRoom(options.signal);
+    // Bytes someone else still holds are copied; only the caller's own buffer moves.
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const own = options.transfer === true && whole && bytes.buffer instanceof ArrayBuffer;
+    const request: DecodeRequest = {
+      id: this.nextId++,
+      bytes: own ? bytes : bytes.slice(),
+      codecs: [...codecs],
+      spec: specJson,
+      zarrFormat: options.zarrFormat,
+    };
+    return new Promise<Chunk>((resolve, reject) => {
+      const job: Job = { request, spec, resolve, reject, signal: options.signal };
+      if (options.signal) this.watchFor(options.signal).jobs.add(job);
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  /** What the pool is doing now and has done. */
+  stats(): WorkerPoolStats {
+    return {
+      workers: this.slots.length,
+      running: this.slots.filter((s) => s.job).length,
+      queued: this.queue.length,
+      dispatched: this.dispatched,
+      inline: this.inline,
+    };
+  }
+
+  /** Stops every worker; pending decodes reject with {@link WorkerPoolClosedError}. */
+  close(): void {
+    this.closed = true;
+    const error = new WorkerPoolClosedError("The codec worker pool was closed");
+    for (const job of this.queue.splice(0)) this.settle(job, error);
+    for (const slot of this.slots.splice(0)) {
+      if (slot.job) this.settle(slot.job, error);
+      slot.worker.terminate();
+    }
+    for (const wake of this.roomWaiters.splice(0)) wake();
+  }
+
+  /** Drops a queued job, or detaches a running one (its worker's answer is ignored). */
+  private abortJob(job: Job, reason: unknown): void {
+    const at = this.queue.indexOf(job);
+    if (at >= 0) {
+      this.queue.splice(at, 1);
+      this.wakeOne();
+    } else {
+      const slot = this.slots.find((s) => s.job === job);
+      // The worker finishes this chunk anyway; its reply finds no job and is dropped.
+      if (slot) slot.job = { ...job, resolve: () => {}, reject: () => {}, signal: undefined };
+    }
+    this.settle(job, reason);
+  }
+
+  /** Waits until the queue has room (or the signal aborts, or the pool closes). */
+  private async waitForRoom(signal: AbortSignal | undefined): Promise<void> {
+    while (this.queue.length >= this.maxQueued) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          if (signal) {
+            this.bySignal.get(signal)?.waiters.delete(wake);
+            this.release(signal);
+          }
+          resolve();
+        };
+        this.roomWaiters.push(wake);
+        if (signal) this.watchFor(signal).waiters.add(wake);
+      });
+      if (signal?.aborted || this.closed) {
+        // A wake-up this caller will not use goes to the next one, or it could wait forever.
+        if (this.queue.length < this.maxQueued) this.wakeOne();
+        signal?.throwIfAborted();
+        throw new WorkerPoolClosedError("The codec worker pool is closed");
+      }
+    }
+  }
+
+  /** The watch of a signal, with its one abort listener. */
+  private watchFor(signal: AbortSignal): SignalWatch {
+    let entry = this.bySignal.get(signal);
+    if (!entry) {
+      const watch: SignalWatch = { jobs: new Set(), waiters: new Set(), onAbort: () => {} };
+      watch.onAbort = () => {
+        for (const job of [...watch.jobs]) this.abortJob(job, signal.reason);
+        for (const wake of [...watch.waiters]) {
+          const at = this.roomWaiters.indexOf(wake);
+          if (at >= 0) this.roomWaiters.splice(at, 1);
+          wake();
+        }
+      };
+      entry = watch;
+      this.bySignal.set(signal, entry);
+      signal.addEventListener("abort", entry.onAbort, { once: true });
+    }
+    return entry;
+  }
+
+  /** Drops a signal's listener once nothing is left to stop. */
+  private release(signal: AbortSignal): void {
+    const entry = this.bySignal.get(signal);
+    if (entry && entry.jobs.size === 0 && entry.waiters.size === 0) {
+      signal.removeEventListener("abort", entry.onAbort);
+      this.bySignal.delete(signal);
+    }
+  }
+
+  private settle(job: Job, outcome: Chunk | unknown, ok = false): void {
+    if (job.signal) {
+      this.bySignal.get(job.signal)?.jobs.delete(job);
+      this.release(job.signal);
+    }
+    if (ok) job.resolve(outcome as Chunk);
+    else job.reject(outcome);
+  }
+
+  private wakeOne(): void {
+    this.roomWaiters.shift()?.();
+  }
+
+  /** Starts queued jobs on idle workers, starting workers up to `size`. */
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => !s.job);
+      if (!slot && this.slots.length < this.size) {
+        try {
+          slot = this.addSlot();
+        } catch (error) {
+          // A worker that cannot even be constructed (a bad URL, workers not allowed here).
+          const failure = new CodecError(`Cannot start a codec worker: ${String(error)}`, {
+            cause: error,
+          });
+          if (this.slots.length === 0)
+            for (const job of this.queue.splice(0)) this.settle(job, failure);
+          return;
+        }
+      }
+      if (!slot) return;
+      const job = this.queue.shift() as Job;
+      this.wakeOne();
+      slot.job = job;
+      this.dispatched++;
+      const { request } = job;
+      slot.worker.postMessage(request, [request.bytes.buffer as ArrayBuffer]);
+    }
+  }
+
+  private addSlot(): Slot {
+    const slot: Slot = {} as Slot;
+    slot.worker = this.startWorker(
+      (reply) => this.onReply(slot, reply),
+      (error) => this.onFailure(slot, error),
+    );
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private onReply(slot: Slot, reply: DecodeReply): void {
+    const job = slot.job;
+    slot.job = undefined;
+    if (job && job.request.id === reply.id) {
+      if ("error" in reply) this.settle(job, errorFromJson(reply.error));
+      else this.settle(job, { data: rewrap(reply.data, job.spec), ...shapeOf(reply) }, true);
+    }
+    this.pump();
+  }
+
+  /** A worker that fails is dropped; its job fails with the worker's error. */
+  private onFailure(slot: Slot, error: Error): void {
+    const at = this.slots.indexOf(slot);
+    if (at < 0) return; // already dropped (an exit after an error) or the pool is closed
+    this.slots.splice(at, 1);
+    slot.worker.terminate();
+    const failure = new CodecError(`A codec worker failed: ${error.message}`, { cause: error });
+    if (slot.job) this.settle(slot.job, failure);
+    // With no worker left that could start, queued jobs would wait forever: fail them too.
+    if (this.slots.length === 0) for (const job of this.queue.splice(0)) this.settle(job, failure);
+    this.pump();
+  }
+}
+
+function shapeOf(reply: { shape: number[]; stride: number[] }) {
+  return { shape: reply.shape, stride: reply.stride };
+}
+
+/**
+ * The decoded elements in the container class the data type uses (a worker's reply arrives as
+ * a plain TypedArray: structured cloning drops subclasses such as BoolArray or Complex64Array).
+ */
+function rewrap(data: ArrayBufferView, spec: ChunkSpec): TypedArray {
+  const sample = spec.dataType.create(0) as TypedArray;
+  const Container = sample.constructor as new (
+    buffer: ArrayBufferLike,
+    byteOffset: number,
+    length: number,
+  ) => TypedArray;
+  if (data instanceof Container) return data as TypedArray;
+  return new Container(data.buffer, data.byteOffset, data.byteLength / sample.BYTES_PER_ELEMENT);
+}

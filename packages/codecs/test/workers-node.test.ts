@@ -1,0 +1,326 @@
+// The worker_threads pool: every codec decodes to the same values in a worker as inline, the
+// array read path uses it, and aborting stops queued work. Node cannot run the TypeScript
+// worker module itself, so the test bundles it with Vite first (as a build would compile it).
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createArray, openArray } from "@z/array";
+import {
+  type ChunkSpec,
+  CodecError,
+  CodecPipeline,
+  registerCodec,
+  registeredCodecs,
+  setDefaultDecodePool,
+} from "@z/codecs";
+import { chunkValues } from "@z/codecs/testing";
+import { createWorkerPool, type WorkerPool } from "@z/codecs/workers";
+import { slice } from "@z/indexing";
+import { type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
+import { havePython, runPython } from "@z/test-utils";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type WorkerCase, workerCases } from "./workers-cases.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+// Inside the package, so the bundle's bare imports (fflate, numcodecs, @napi-rs/lzma...)
+// resolve from the package's node_modules as the built package's would.
+const outDir = path.join(here, "../node_modules/.cache/z-node-worker-test", String(process.pid));
+
+const BZ2_SCRIPT =
+  "import base64, bz2, sys; sys.stdout.write(base64.b64encode(bz2.compress(base64.b64decode(sys.stdin.read()), 1)).decode())";
+
+async function buildWorker(): Promise<URL> {
+  const { build } = await import("vite");
+  const conditions = ["source", "node", "import", "module", "default"];
+  mkdirSync(outDir, { recursive: true });
+  await build({
+    configFile: false,
+    logLevel: "error",
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: conditions } },
+    build: {
+      ssr: path.join(here, "../src/workers/node-worker.ts"),
+      outDir,
+      emptyOutDir: true,
+      target: "node20",
+      minify: false,
+      rollupOptions: {
+        // Third-party packages stay imports (native and WASM modules do not bundle); our own
+        // packages are bundled from their TypeScript sources.
+        external: (id) => /^(node:|[a-z@])/.test(id) && !id.startsWith("@z/"),
+        output: { format: "es", entryFileNames: "node-worker.mjs" },
+      },
+    },
+  });
+  return pathToFileURL(path.join(outDir, "node-worker.mjs"));
+}
+
+const specOf = (c: WorkerCase): ChunkSpec => {
+  const dataType = resolveDataTypeV3(c.dtype);
+  return { shape: c.shape, dataType, fillValue: dataType.parseFill(c.fillValue, 3) };
+};
+const bytesOf = (c: WorkerCase) => new Uint8Array(Buffer.from(c.base64, "base64"));
+
+describe("the worker_threads decode pool", () => {
+  let workerUrl: URL;
+  let cases: WorkerCase[];
+  let pool: WorkerPool;
+
+  beforeAll(async () => {
+    const python = havePython("codec workers: numcodecs.bz2", ["bz2"]);
+    const bz2 = python
+      ? (bytes: Uint8Array) =>
+          new Uint8Array(
+            Buffer.from(runPython(BZ2_SCRIPT, Buffer.from(bytes).toString("base64")), "base64"),
+          )
+      : undefined;
+    cases = await workerCases(bz2);
+    workerUrl = await buildWorker();
+    pool = createWorkerPool({ workerUrl, size: 2, inlineBelow: 0 });
+  }, 180_000);
+
+  afterAll(() => {
+    pool?.close();
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it("decodes every codec's chunks in a worker exactly as inline", async () => {
+    const covered = new Set(cases.flatMap((c) => c.covers));
+    const missing = registeredCodecs().filter((name) => !covered.has(name));
+    // bz2 needs Python to write its chunks; everything else must be here.
+    expect(missing.filter((name) => name !== "numcodecs.bz2")).toEqual([]);
+    for (const c of cases) {
+      const spec = specOf(c);
+      const inline = await CodecPipeline.create(c.codecs, spec, c.zarrFormat).decode(bytesOf(c));
+      const worker = await pool.decode(bytesOf(c), c.codecs, spec, {
+        zarrFormat: c.zarrFormat,
+        transfer: true,
+      });
+      expect(chunkValues(worker, spec), c.label).toEqual(chunkValues(inline, spec));
+      expect(chunkValues(worker, spec), c.label).toEqual(c.expected);
+      expect(worker.data.constructor, c.label).toBe(inline.data.constructor);
+    }
+    expect(pool.stats().dispatched).toBe(cases.length);
+  });
+
+  it("any mix of decodes and aborts: each decode gives the inline result or an AbortError", async () => {
+    const chains: NamedConfig[][] = [
+      [{ name: "bytes", configuration: { endian: "little" }, mustUnderstand: true }],
+      [
+        { name: "bytes", configuration: { endian: "big" }, mustUnderstand: true },
+        { name: "gzip", configuration: { level: 1 }, mustUnderstand: true },
+      ],
+      [
+        { name: "transpose", configuration: { order: [1, 0] }, mustUnderstand: true },
+        { name: "bytes", configuration: { endian: "little" }, mustUnderstand: true },
+        { name: "zstd", configuration: { level: 1 }, mustUnderstand: true },
+      ],
+    ];
+    const int32 = resolveDataTypeV3("int32");
+    // One worker and a short queue, so decodes also wait for room.
+    const small = createWorkerPool({ workerUrl, size: 1, inlineBelow: 0, maxQueued: 2 });
+    const job = fc.record({
+      height: fc.integer({ min: 1, max: 40 }),
+      width: fc.integer({ min: 1, max: 40 }),
+      seed: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+      chain: fc.integer({ min: 0, max: chains.length - 1 }),
+      abort: fc.constantFrom("never", "at once", "later"),
+    });
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(job, { minLength: 1, maxLength: 10 }), async (jobs) => {
+          const runs = await Promise.all(
+            jobs.map(async (j) => {
+              const spec: ChunkSpec = { shape: [j.height, j.width], dataType: int32, fillValue: 0 };
+              const pipeline = CodecPipeline.create(chains[j.chain], spec, 3);
+              const data = Int32Array.from({ length: j.height * j.width }, (_, i) =>
+                Math.imul(i + 1, j.seed | 1),
+              );
+              const stored = await pipeline.encode({
+                data,
+                shape: spec.shape,
+                stride: [j.width, 1],
+              });
+              const expected = chunkValues(await pipeline.decode(stored.slice()), spec);
+              const controller = new AbortController();
+              const pending = small.decode(stored, chains[j.chain], spec, {
+                zarrFormat: 3,
+                signal: controller.signal,
+              });
+              if (j.abort === "at once") controller.abort();
+              if (j.abort === "later") setTimeout(() => controller.abort(), 0);
+              const outcome = await pending.then(
+                (chunk) => chunkValues(chunk, spec),
+                (e: Error) => e.name,
+              );
+              return { j, outcome, expected };
+            }),
+          );
+          for (const { j, outcome, expected } of runs) {
+            if (j.abort === "never") expect(outcome).toEqual(expected);
+            else if (j.abort === "at once") expect(outcome).toBe("AbortError");
+            // Aborted while it ran or after it finished: either outcome is right.
+            else if (outcome !== "AbortError") expect(outcome).toEqual(expected);
+          }
+          expect(small.stats().queued).toBe(0);
+        }),
+        { numRuns: 25 },
+      );
+    } finally {
+      small.close();
+    }
+  });
+
+  it("reports a corrupt chunk with the same error class as inline decoding", async () => {
+    const c = cases.find((x) => x.label === "crc32c") as WorkerCase;
+    const bytes = bytesOf(c);
+    bytes[10] ^= 0xff;
+    const spec = specOf(c);
+    const inline = await CodecPipeline.create(c.codecs, spec, 3)
+      .decode(bytes.slice())
+      .catch((e: Error) => e);
+    const worker = await pool
+      .decode(bytes, c.codecs, spec, { zarrFormat: 3 })
+      .catch((e: Error) => e);
+    expect(inline).toBeInstanceOf(Error);
+    expect(worker.constructor).toBe(inline.constructor);
+    expect((worker as Error).message).toBe((inline as Error).message);
+  });
+
+  it("aborting drops queued decodes: they reject and never reach a worker", async () => {
+    const one = createWorkerPool({ workerUrl, size: 1, inlineBelow: 0, maxQueued: 50 });
+    try {
+      const c = cases.find((x) => x.label === "zstd") as WorkerCase;
+      const spec = specOf(c);
+      const controller = new AbortController();
+      const outcomes = Array.from({ length: 30 }, () =>
+        one.decode(bytesOf(c), c.codecs, spec, { zarrFormat: 3, signal: controller.signal }).then(
+          () => "done",
+          (e: Error) => e.name,
+        ),
+      );
+      expect(one.stats()).toMatchObject({ running: 1, queued: 29, dispatched: 1 });
+      controller.abort();
+      const settled = await Promise.all(outcomes);
+      expect(settled.every((s) => s === "AbortError")).toBe(true);
+      expect(one.stats()).toMatchObject({ queued: 0, dispatched: 1 });
+      // The pool goes on working.
+      const again = await one.decode(bytesOf(c), c.codecs, spec, { zarrFormat: 3 });
+      expect(chunkValues(again, spec)).toEqual(c.expected);
+    } finally {
+      one.close();
+    }
+  });
+
+  it("arr.get decodes in the pool given per call and gives what an inline read gives", async () => {
+    const store = new Map<string, Uint8Array>();
+    const arr = await createArray(store, {
+      shape: [300, 200],
+      chunks: [128, 128],
+      dtype: "float32",
+      compressors: [{ name: "zstd", configuration: { level: 1 } }],
+    });
+    const values = Float32Array.from({ length: 300 * 200 }, (_, i) => Math.sin(i / 100) * i);
+    await arr.set(null, { data: values, shape: [300, 200] });
+    const back = await openArray(store);
+    const before = pool.stats().dispatched;
+    const selection = [slice(7, 290, 3), slice(null, null, -1)];
+    const viaPool = await back.get(selection, { workers: pool });
+    const inline = await back.get(selection, { workers: false });
+    expect(pool.stats().dispatched - before).toBe(6);
+    expect(viaPool.shape).toEqual(inline.shape);
+    expect(viaPool.data).toEqual(inline.data);
+    // The store's bytes are copied, not transferred: the store still reads.
+    expect((await back.get([0, slice(0, 3)])).data).toEqual(values.subarray(0, 3));
+  });
+
+  it("a sharded array's inner chunks decode in the pool", async () => {
+    const store = new Map<string, Uint8Array>();
+    const arr = await createArray(store, {
+      shape: [200, 300],
+      shards: [100, 150],
+      chunks: [50, 50],
+      dtype: "float64",
+      compressors: [{ name: "zstd", configuration: { level: 1 } }],
+    });
+    const values = Float64Array.from({ length: 200 * 300 }, (_, i) => Math.cos(i / 33) * i);
+    await arr.set(null, { data: values, shape: [200, 300] });
+    const back = await openArray(store);
+    const selection = [slice(10, 190), slice(20, 280, 7)];
+    const before = pool.stats().dispatched;
+    const viaPool = await back.get(selection, { workers: pool });
+    // Rows 10..189 touch inner rows 0..3, columns 20..279 inner columns 0..5: 24 inner chunks.
+    expect(pool.stats().dispatched - before).toBe(24);
+    expect(viaPool.data).toEqual((await back.get(selection, { workers: false })).data);
+  });
+
+  it("the default pool serves reads that name none; `workers: false` opts out", async () => {
+    const store = new Map<string, Uint8Array>();
+    const arr = await createArray(store, {
+      shape: [256, 256],
+      chunks: [128, 128],
+      dtype: "uint16",
+      compressors: [{ name: "gzip", configuration: { level: 1 } }],
+    });
+    await arr.set(null, {
+      data: Uint16Array.from({ length: 256 * 256 }, (_, i) => i % 65536),
+      shape: [256, 256],
+    });
+    setDefaultDecodePool(pool);
+    try {
+      const before = pool.stats().dispatched;
+      const all = await arr.get();
+      expect(pool.stats().dispatched - before).toBe(4);
+      await arr.get(null, { workers: false });
+      expect(pool.stats().dispatched - before).toBe(4);
+      expect(all.data).toEqual(Uint16Array.from({ length: 256 * 256 }, (_, i) => i % 65536));
+    } finally {
+      setDefaultDecodePool(undefined);
+    }
+  });
+
+  it("a codec registered only on this thread falls back to inline decoding", async () => {
+    registerCodec("test.invert", () => ({
+      kind: "bytes_to_bytes",
+      name: "test.invert",
+      encode: (bytes) => bytes.map((b) => 255 - b),
+      decode: (bytes) => bytes.map((b) => 255 - b),
+      toJson: () => ({ name: "test.invert", configuration: {}, mustUnderstand: true }),
+    }));
+    const store = new Map<string, Uint8Array>();
+    const arr = await createArray(store, {
+      shape: [200, 200],
+      chunks: [100, 200],
+      dtype: "int32",
+      compressors: [{ name: "test.invert" }],
+    });
+    const values = Int32Array.from({ length: 200 * 200 }, (_, i) => i * 3 - 7);
+    await arr.set(null, { data: values, shape: [200, 200] });
+    const back = await (await openArray(store)).get(null, { workers: pool });
+    expect(back.data).toEqual(values);
+  });
+
+  it("a worker that cannot start fails the decode with a CodecError, never a hang", async () => {
+    const broken = createWorkerPool({
+      workerUrl: pathToFileURL(path.join(outDir, "no-such-worker.mjs")),
+      size: 1,
+      inlineBelow: 0,
+    });
+    try {
+      const c = cases.find((x) => x.label === "gzip") as WorkerCase;
+      const outcomes = await Promise.all(
+        [1, 2, 3].map(() =>
+          broken.decode(bytesOf(c), c.codecs, specOf(c), { zarrFormat: 3 }).catch((e) => e),
+        ),
+      );
+      for (const error of outcomes) {
+        expect(error).toBeInstanceOf(CodecError);
+        expect((error as Error).message).toMatch(/codec worker/);
+      }
+      expect(broken.stats()).toMatchObject({ queued: 0, running: 0 });
+    } finally {
+      broken.close();
+    }
+  });
+});
