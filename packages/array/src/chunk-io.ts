@@ -1,11 +1,12 @@
 import { CodecError, CodecPipeline } from "@z/codecs";
-import type { ChunkPart, WriteSource } from "@z/indexing";
+import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
   type Chunk,
   cOrderStrides,
   copyStrided,
   product,
+  uniformChunkShape,
   V2ChunkKeyEncoding,
 } from "@z/metadata";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
@@ -24,8 +25,12 @@ export interface ChunkIoOptions {
  * the chunk keys are, the codec pipeline, and what to do about missing chunks.
  */
 export class ChunkIo implements ChunkAccess {
+  /** The codec pipeline of the first chunk (of every chunk, when all have one shape). */
   readonly pipeline: CodecPipeline;
-  readonly chunkShape: readonly number[];
+  /** The chunk shape, or per-axis boundaries when chunk shapes differ (a `rectilinear` grid). */
+  readonly chunkShape: ChunkLayout;
+  /** Pipelines per chunk shape, for grids whose chunks differ (bounded; rebuilt when full). */
+  private readonly pipelines = new Map<string, CodecPipeline>();
   /** v2 metadata without `dimension_separator` may still have `/` keys (older writers). */
   private legacySeparator: "." | "/" | undefined;
 
@@ -34,17 +39,47 @@ export class ChunkIo implements ChunkAccess {
     readonly path: string,
     readonly metadata: ArrayMetadata,
   ) {
-    this.chunkShape = metadata.chunkGrid.chunkShape;
-    this.pipeline = CodecPipeline.create(
+    const grid = metadata.chunkGrid;
+    const where = `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")}`;
+    // A shard's index has one entry per inner chunk, the same for every shard; shards of
+    // different shapes are not supported.
+    if (metadata.codecs.some((c) => c.name === "sharding_indexed"))
+      uniformChunkShape(grid, `${where}: the sharding_indexed codec`);
+    this.chunkShape = grid.chunkShape ?? grid.axes;
+    this.pipeline = this.createPipeline(grid.chunkShapeAt(grid.axes.map(() => 0)));
+    const v2 = metadata.v2;
+    if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1)
+      this.legacySeparator = ".";
+  }
+
+  private createPipeline(shape: readonly number[]): CodecPipeline {
+    const { metadata, path } = this;
+    return CodecPipeline.create(
       metadata.codecs,
-      { shape: [...this.chunkShape], dataType: metadata.dataType, fillValue: metadata.fillValue },
+      { shape: [...shape], dataType: metadata.dataType, fillValue: metadata.fillValue },
       metadata.zarrFormat,
       {},
       `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")} codecs`,
     );
-    const v2 = metadata.v2;
-    if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1)
-      this.legacySeparator = ".";
+  }
+
+  /** The shape the chunk at `coords` is stored at. */
+  shapeOf(coords: readonly number[]): number[] {
+    return this.metadata.chunkGrid.chunkShapeAt(coords);
+  }
+
+  /** The codec pipeline of the chunk at `coords` (codecs are configured with the chunk's shape). */
+  pipelineFor(coords: readonly number[]): CodecPipeline {
+    if (this.metadata.chunkGrid.chunkShape) return this.pipeline;
+    const shape = this.shapeOf(coords);
+    const key = shape.join(",");
+    let pipeline = this.pipelines.get(key);
+    if (!pipeline) {
+      if (this.pipelines.size >= 64) this.pipelines.clear();
+      pipeline = this.createPipeline(shape);
+      this.pipelines.set(key, pipeline);
+    }
+    return pipeline;
   }
 
   /** The store key of the chunk at grid coordinates `coords`. */
@@ -89,7 +124,7 @@ export class ChunkIo implements ChunkAccess {
     if (bytes === undefined) return undefined;
     let chunk: Chunk;
     try {
-      chunk = await this.pipeline.decode(bytes);
+      chunk = await this.pipelineFor(coords).decode(bytes);
     } catch (error) {
       throw locate(error, `chunk /${this.chunkKey(coords)}`, this.chunkKey(coords));
     }
@@ -112,15 +147,20 @@ export class ChunkIo implements ChunkAccess {
    */
   newChunk(coords: readonly number[]): Chunk {
     const shape = this.metadata.shape;
-    const inside = coords.every((c, axis) => (c + 1) * this.chunkShape[axis] <= shape[axis]);
-    if (!inside) return this.fillChunk();
-    const data = this.metadata.dataType.create(product(this.chunkShape));
-    return { data, shape: [...this.chunkShape], stride: cOrderStrides(this.chunkShape) };
+    const axes = this.metadata.chunkGrid.axes;
+    const inside = coords.every((c, i) => axes[i].start(c) + axes[i].size(c) <= shape[i]);
+    if (!inside) return this.fillChunk(coords);
+    const chunkShape = this.shapeOf(coords);
+    const data = this.metadata.dataType.create(product(chunkShape));
+    return { data, shape: chunkShape, stride: cOrderStrides(chunkShape) };
   }
 
-  /** A chunk filled with the fill value, in C order. */
-  fillChunk(): Chunk {
-    return writableChunk(this.metadata, this.chunkShape);
+  /**
+   * A chunk filled with the fill value, in C order, of the shape of the chunk at `coords` (the
+   * first chunk when not given: every chunk of a regular grid).
+   */
+  fillChunk(coords: readonly number[] = this.metadata.shape.map(() => 0)): Chunk {
+    return writableChunk(this.metadata, this.shapeOf(coords));
   }
 
   /**
@@ -133,16 +173,19 @@ export class ChunkIo implements ChunkAccess {
     chunk: Chunk,
     options: ChunkIoOptions = {},
   ): Promise<void> {
-    await replaceKey(this.writable(), this.chunkKey(coords), await this.encodeOrDrop(chunk), {
+    await replaceKey(this.writable(), this.chunkKey(coords), await this.encodeOrDrop(coords, chunk), {
       signal: options.signal,
     });
   }
 
   /** The stored form of a chunk: its encoded bytes, or undefined when it is all fill value. */
-  private async encodeOrDrop(chunk: Chunk): Promise<Uint8Array | undefined> {
+  private async encodeOrDrop(
+    coords: readonly number[],
+    chunk: Chunk,
+  ): Promise<Uint8Array | undefined> {
     const { dataType, fillValue } = this.metadata;
     if (dataType.isAllFill(chunk.data, fillValue)) return undefined;
-    return this.pipeline.encode(chunk);
+    return this.pipelineFor(coords).encode(chunk);
   }
 
   /**
@@ -166,14 +209,14 @@ export class ChunkIo implements ChunkAccess {
         let stored: Chunk | undefined;
         if (bytes !== undefined) {
           try {
-            stored = await this.pipeline.decode(bytes);
+            stored = await this.pipelineFor(coords).decode(bytes);
           } catch (error) {
             throw locate(error, `chunk /${key}`);
           }
         }
-        const chunk = writableChunk(this.metadata, this.chunkShape, stored);
+        const chunk = writableChunk(this.metadata, this.shapeOf(coords), stored);
         change(chunk);
-        return this.encodeOrDrop(chunk);
+        return this.encodeOrDrop(coords, chunk);
       },
       options,
     );
@@ -226,7 +269,7 @@ export class ChunkIo implements ChunkAccess {
 
   /** A writable C-order copy of a stored chunk (or a fill-valued chunk when it is missing). */
   async readForUpdate(coords: readonly number[], options: ChunkIoOptions = {}): Promise<Chunk> {
-    return writableChunk(this.metadata, this.chunkShape, await this.read(coords, options));
+    return writableChunk(this.metadata, this.shapeOf(coords), await this.read(coords, options));
   }
 
   /** Deletes a chunk, in turn with the other writes of it in this process. */

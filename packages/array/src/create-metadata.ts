@@ -24,7 +24,7 @@ import {
   validateShape,
 } from "@z/metadata";
 import { isZarrError } from "@z/store-core";
-import { guessChunks } from "./chunking.js";
+import { type ChunksOption, chunkGridOption } from "./chunk-grid-option.js";
 import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer } from "./codec-specs.js";
 import {
   checkChoice,
@@ -47,9 +47,17 @@ export interface ArrayOptions {
   dtype: string | DataType;
   /**
    * The chunk shape; by default chosen so a chunk holds about 1 MiB. With `shards`, the inner
-   * chunk shape (the unit of reading), as in zarr-python.
+   * chunk shape (the unit of reading), as in zarr-python. A list of edge lengths on an axis
+   * (`[[10, 20, 5], 8]`; `[V, N]` in it is N chunks of length V) makes a `rectilinear` grid (v3),
+   * whose chunks are each stored at their own shape.
    */
-  chunks?: readonly number[];
+  chunks?: ChunksOption;
+  /**
+   * The chunk grid as metadata JSON (`{name, configuration}`), for grids of any registered
+   * kind, e.g. `{name: "rectilinear", configuration: {kind: "inline", chunk_shapes: [[10, 20, 5], 8]}}`.
+   * Exclusive with `chunks`.
+   */
+  chunkGrid?: JsonObject;
   /**
    * The shard shape (v3): chunks are stored many to a shard object with an index, through the
    * `sharding_indexed` codec; the filters, serializer and compressors apply to each inner chunk.
@@ -218,21 +226,18 @@ export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
   if (options.dtype === undefined)
     throw new MetadataError('createArray needs a "dtype" option, such as "float64" or "<i4"');
   const { dataType, endian } = resolveDtype(options.dtype);
-  const chunks = validateChunkShape(
-    options.chunks !== undefined ? options.chunks : guessChunks(shape, dataType.itemSize),
-    shape.length,
-    "chunks option",
-  );
+  const grid = chunkGridOption(options, shape, dataType.itemSize, format);
   checkChoice(options.order, ["C", "F"], "order");
   checkChoice(options.shardIndexLocation, ["start", "end"], "shardIndexLocation");
   checkChoice(options.dimensionSeparator, ["/", "."], "dimensionSeparator");
   const attributes = checkAttributes(options.attributes ?? {}, "attributes");
   const fill = fillValueOf(options, dataType, format);
   let codecs = codecList(options, dataType, endian, shape.length);
-  let gridShape = chunks;
+  let chunkGrid = grid;
   if (options.shards) {
+    const chunks = grid.chunkShape as readonly number[];
     if (format !== 3) throw new MetadataError("Sharding needs Zarr v3; zarrFormat 2 has no shards");
-    gridShape = validateChunkShape(options.shards, shape.length, "shards option");
+    const gridShape = validateChunkShape(options.shards, shape.length, "shards option");
     gridShape.forEach((n, axis) => {
       if (n % chunks[axis] !== 0) {
         throw new MetadataError(
@@ -241,11 +246,12 @@ export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
       }
     });
     codecs = [shardingEntry(chunks, codecs, options.shardIndexLocation ?? "end")];
+    chunkGrid = new RegularChunkGrid(gridShape);
   }
   const common = {
     shape,
     dataType,
-    chunkGrid: new RegularChunkGrid(gridShape),
+    chunkGrid,
     fillValue: fill.value,
     fillValueJson: fill.json,
     attributes,

@@ -1,4 +1,4 @@
-import { type BasicSelection, slice } from "@z/indexing";
+import { type BasicSelection, chunkRegion, slice } from "@z/indexing";
 import {
   type ArrayMetadata,
   arrayMetadataToV2Json,
@@ -155,6 +155,9 @@ export function optionsLike(source: ArraySource, overrides: LikeOptions = {}): A
       base.chunks = sharding.chunkShape;
       base.shards = meta.chunkGrid.chunkShape;
       base.codecs = (sharding.configuration.codecs as JsonObject[]).map((c) => c as CodecSpec);
+    } else if (meta.chunkGrid.name !== "regular" && !overrides.chunks) {
+      base.chunkGrid = meta.chunkGrid.toJson();
+      base.codecs = codecSpecs(meta.codecs);
     } else {
       base.chunks = meta.chunkGrid.chunkShape;
       base.codecs = codecSpecs(meta.codecs);
@@ -166,8 +169,11 @@ export function optionsLike(source: ArraySource, overrides: LikeOptions = {}): A
       base.dimensionSeparator = meta.v2?.dimensionSeparator ?? ".";
     }
   } else {
-    base.chunks = sharding ? sharding.chunkShape : meta.chunkGrid.chunkShape;
-    if (sharding && format === 3) base.shards = meta.chunkGrid.chunkShape;
+    const grid = meta.chunkGrid;
+    if (sharding) base.chunks = sharding.chunkShape;
+    else if (grid.chunkShape) base.chunks = grid.chunkShape;
+    else if (format === 3 && !overrides.chunks) base.chunkGrid = grid.toJson();
+    if (sharding && format === 3) base.shards = grid.chunkShape;
     // The byte order survives a change of format (it is the dtype's in v2, the codec's in v3).
     const bytes = meta.codecs.find((c) => c.name === "bytes");
     if (!ownCodecs && bytes?.configuration.endian === "big")
@@ -342,10 +348,7 @@ async function copyElements(
         if (bytes !== undefined)
           await store.set(target.chunkKey(coords), bytes, { signal: options.signal });
       } else {
-        const region: BasicSelection = coords.map((c, axis) => {
-          const size = meta.chunkGrid.chunkShape[axis];
-          return slice(c * size, Math.min((c + 1) * size, meta.shape[axis]));
-        });
+        const region: BasicSelection = chunkRegion(meta.chunkGrid.axes, coords, meta.shape);
         const chunk = await source.get(region, { signal: options.signal, concurrency: 1 });
         await target.set(region, chunk, { signal: options.signal, concurrency: 1 });
       }
