@@ -26,10 +26,10 @@ export type ChunksOption = readonly (number | RectilinearAxisSpec)[];
  * registered grid), `chunks` with a list on some axis (`rectilinear`), or a chunk shape
  * (`regular`, guessed when absent). The grid must cover `shape`.
  * @throws MetadataError for invalid options; ChunkGridError for a grid that does not cover the
- * shape, or a non-regular grid with v2 or shards
+ * shape, or a non-regular grid with v2
  */
 export function chunkGridOption(
-  options: { chunks?: ChunksOption; chunkGrid?: JsonObject; shards?: readonly number[] },
+  options: { chunks?: ChunksOption; chunkGrid?: JsonObject },
   shape: readonly number[],
   itemSize: number,
   format: 2 | 3,
@@ -43,12 +43,7 @@ export function chunkGridOption(
       throw new MetadataError(`The chunkGrid option must be chunk_grid metadata, got ${shown(chunkGrid)}`);
     grid = resolveChunkGrid(parseNamedConfig(chunkGrid, "chunkGrid option"), shape.length, "chunkGrid option");
   } else if (Array.isArray(chunks) && chunks.some((axis) => Array.isArray(axis))) {
-    if (chunks.length !== shape.length) {
-      throw new MetadataError(
-        `chunks option: the chunk shape must list ${shape.length} extents, got ${shown(chunks)}`,
-      );
-    }
-    grid = new RectilinearChunkGrid(chunks, "chunks option");
+    grid = rectilinearOption(chunks, shape, "chunks option");
   } else {
     const regular = validateChunkShape(
       chunks !== undefined ? chunks : guessChunks(shape, itemSize),
@@ -59,11 +54,54 @@ export function chunkGridOption(
   }
   if (format !== 3 && grid.name !== "regular")
     throw new ChunkGridError(`Zarr v2 has only regular chunk grids; the ${grid.name} grid needs zarrFormat 3`);
-  if (options.shards && grid.name !== "regular") {
-    throw new ChunkGridError(
-      `The shards option needs a regular chunk grid, got the ${grid.name} grid ${shown(grid.toJson())}`,
-    );
-  }
   grid.checkArrayShape(shape, "createArray");
   return grid;
+}
+
+/**
+ * The shard grid of the `shards` option: a shard shape (`regular`), or per axis a list of shard
+ * edge lengths (`rectilinear`, shards of different shapes). Every shard edge length must be a
+ * multiple of the inner chunk's, so each shard holds a whole number of inner chunks.
+ * @throws MetadataError for an edge length that is not a multiple; ChunkGridError for a grid
+ * that does not cover the shape
+ */
+export function shardGridOption(
+  shards: ChunksOption,
+  shape: readonly number[],
+  chunks: readonly number[],
+): ChunkGrid {
+  const grid: ChunkGrid =
+    Array.isArray(shards) && shards.some((axis) => Array.isArray(axis))
+      ? rectilinearOption(shards, shape, "shards option")
+      : new RegularChunkGrid(validateChunkShape(shards, shape.length, "shards option"));
+  grid.axes.forEach((axis, i) => {
+    const bad = axis.edgeLengths().find((n) => n % chunks[i] !== 0);
+    if (bad !== undefined) {
+      throw new MetadataError(
+        `The shard shape ${shown(shards)} must be a multiple of the chunk shape [${chunks}] (axis ${i} has a shard of length ${bad})`,
+      );
+    }
+  });
+  grid.checkArrayShape(shape, "createArray");
+  return grid;
+}
+
+function rectilinearOption(
+  chunks: ChunksOption,
+  shape: readonly number[],
+  where: string,
+): RectilinearChunkGrid {
+  if (chunks.length !== shape.length) {
+    throw new MetadataError(
+      `${where}: the chunk shape must list ${shape.length} extents, got ${shown(chunks)}`,
+    );
+  }
+  return new RectilinearChunkGrid(chunks, where);
+}
+
+/** A grid as the `chunks` (or `shards`) option that makes it again: the chunk shape, or the `rectilinear` edge lengths. */
+export function chunksOptionOf(grid: ChunkGrid): ChunksOption | undefined {
+  if (grid.name === "regular") return grid.chunkShape;
+  if (grid instanceof RectilinearChunkGrid) return grid.specs;
+  return undefined;
 }

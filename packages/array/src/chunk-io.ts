@@ -3,16 +3,18 @@ import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
   type Chunk,
+  type ChunkGrid,
+  ChunkGridError,
   cOrderStrides,
   copyStrided,
   product,
-  uniformChunkShape,
   V2ChunkKeyEncoding,
 } from "@z/metadata";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { replaceKey, type UpdateKeyOptions, updateKey } from "./read-modify-write.js";
+import { shardingOf } from "./sharding-config.js";
 
 /** Options of chunk reads and writes. */
 export interface ChunkIoOptions {
@@ -41,10 +43,8 @@ export class ChunkIo implements ChunkAccess {
   ) {
     const grid = metadata.chunkGrid;
     const where = `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")}`;
-    // A shard's index has one entry per inner chunk, the same for every shard; shards of
-    // different shapes are not supported.
-    if (metadata.codecs.some((c) => c.name === "sharding_indexed"))
-      uniformChunkShape(grid, `${where}: the sharding_indexed codec`);
+    const sharding = shardingOf(metadata);
+    if (sharding && !grid.chunkShape) checkShardEdges(grid, sharding.chunkShape, where);
     this.chunkShape = grid.chunkShape ?? grid.axes;
     this.pipeline = this.createPipeline(grid.chunkShapeAt(grid.axes.map(() => 0)));
     const v2 = metadata.v2;
@@ -278,6 +278,23 @@ export class ChunkIo implements ChunkAccess {
       signal: options.signal,
     });
   }
+}
+
+/**
+ * Checks that the inner chunks of a sharded array divide every shard of a grid whose shards
+ * differ in shape (the sharding codec needs a whole number of inner chunks per shard); then
+ * the inner chunks form one regular grid over the array.
+ * @throws ChunkGridError naming the axis and the edge length
+ */
+function checkShardEdges(grid: ChunkGrid, inner: readonly number[], where: string): void {
+  grid.axes.forEach((axis, i) => {
+    const bad = axis.edgeLengths().find((length) => length % inner[i] !== 0);
+    if (bad !== undefined) {
+      throw new ChunkGridError(
+        `${where}: the sharding_indexed inner chunk shape [${inner}] must divide every shard edge length of the ${grid.name} chunk grid; axis ${i} has a shard of length ${bad}`,
+      );
+    }
+  });
 }
 
 /**

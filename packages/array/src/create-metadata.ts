@@ -13,7 +13,7 @@ import {
   MetadataError,
   type NamedConfig,
   namedConfigToJson,
-  RegularChunkGrid,
+  uniformChunkShape,
   resolveDataTypeV2,
   resolveDataTypeV3,
   UnknownDataTypeError,
@@ -24,7 +24,7 @@ import {
   validateShape,
 } from "@z/metadata";
 import { isZarrError } from "@z/store-core";
-import { type ChunksOption, chunkGridOption } from "./chunk-grid-option.js";
+import { type ChunksOption, chunkGridOption, shardGridOption } from "./chunk-grid-option.js";
 import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer } from "./codec-specs.js";
 import {
   checkChoice,
@@ -61,9 +61,10 @@ export interface ArrayOptions {
   /**
    * The shard shape (v3): chunks are stored many to a shard object with an index, through the
    * `sharding_indexed` codec; the filters, serializer and compressors apply to each inner chunk.
-   * Each extent must be a multiple of the chunk's.
+   * Each extent must be a multiple of the chunk's. A list of shard edge lengths on an axis
+   * (`[[20, 40], 8]`) makes shards of different shapes (a `rectilinear` shard grid).
    */
-  shards?: readonly number[];
+  shards?: ChunksOption;
   /** Where shards keep their index (default "end"). */
   shardIndexLocation?: "start" | "end";
   /** The fill value (default 0, or false for bool). `null` is allowed for v2 only. */
@@ -235,18 +236,11 @@ export function buildArrayMetadata(options: ArrayOptions): ArrayMetadata {
   let codecs = codecList(options, dataType, endian, shape.length);
   let chunkGrid = grid;
   if (options.shards) {
-    const chunks = grid.chunkShape as readonly number[];
     if (format !== 3) throw new MetadataError("Sharding needs Zarr v3; zarrFormat 2 has no shards");
-    const gridShape = validateChunkShape(options.shards, shape.length, "shards option");
-    gridShape.forEach((n, axis) => {
-      if (n % chunks[axis] !== 0) {
-        throw new MetadataError(
-          `The shard shape [${gridShape}] must be a multiple of the chunk shape [${chunks}] (axis ${axis})`,
-        );
-      }
-    });
+    // Inner chunks are one regular grid; the shards may differ in shape.
+    const chunks = uniformChunkShape(grid, "The chunks option with shards");
+    chunkGrid = shardGridOption(options.shards, shape, chunks);
     codecs = [shardingEntry(chunks, codecs, options.shardIndexLocation ?? "end")];
-    chunkGrid = new RegularChunkGrid(gridShape);
   }
   const common = {
     shape,

@@ -17,6 +17,7 @@ import { ZarrArray } from "./array.js";
 import type { CodecSpec } from "./codec-specs.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { type CreateNodeOptions, createArray } from "./create.js";
+import { chunksOptionOf } from "./chunk-grid-option.js";
 import type { ArrayOptions } from "./create-metadata.js";
 import { ValueShapeError } from "./errors.js";
 import { shardingOf } from "./sharding-config.js";
@@ -153,7 +154,7 @@ export function optionsLike(source: ArraySource, overrides: LikeOptions = {}): A
   if (format === meta.zarrFormat && !ownCodecs) {
     if (sharding && (overrides.chunks || overrides.shards)) {
       base.chunks = sharding.chunkShape;
-      base.shards = meta.chunkGrid.chunkShape;
+      base.shards = chunksOptionOf(meta.chunkGrid);
       base.codecs = (sharding.configuration.codecs as JsonObject[]).map((c) => c as CodecSpec);
     } else if (meta.chunkGrid.name !== "regular" && !overrides.chunks) {
       base.chunkGrid = meta.chunkGrid.toJson();
@@ -173,7 +174,7 @@ export function optionsLike(source: ArraySource, overrides: LikeOptions = {}): A
     if (sharding) base.chunks = sharding.chunkShape;
     else if (grid.chunkShape) base.chunks = grid.chunkShape;
     else if (format === 3 && !overrides.chunks) base.chunkGrid = grid.toJson();
-    if (sharding && format === 3) base.shards = grid.chunkShape;
+    if (sharding && format === 3) base.shards = chunksOptionOf(grid);
     // The byte order survives a change of format (it is the dtype's in v2, the codec's in v3).
     const bytes = meta.codecs.find((c) => c.name === "bytes");
     if (!ownCodecs && bytes?.configuration.endian === "big")

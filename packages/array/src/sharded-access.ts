@@ -1,6 +1,6 @@
-import { DecodeError, type ShardIndex, type ShardingCodec } from "@z/codecs";
+import { DecodeError, type ShardIndex, ShardingCodec } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
-import type { Chunk } from "@z/metadata";
+import type { Chunk, ChunkAxis } from "@z/metadata";
 import { CoalescingStore, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { type ChunkIo, locate, writableChunk } from "./chunk-io.js";
@@ -22,6 +22,8 @@ type Span = { offset: number; length: number };
 
 interface ShardGroup {
   coords: number[];
+  /** The sharding codec of this shard (configured with its shape). */
+  codec: ShardingCodec;
   items: { part: ChunkPart; inner: number }[];
 }
 
@@ -60,17 +62,36 @@ export class ShardedAccess implements ChunkAccess {
     return this.io.store;
   }
 
+  /** The shard grid's axes: shards may differ in shape (a `rectilinear` grid). */
+  private get shardAxes(): readonly ChunkAxis[] {
+    return this.io.metadata.chunkGrid.axes;
+  }
+
+  /** The sharding codec of the shard at `coords`: the same for every shard of a regular grid. */
+  private codecOf(coords: readonly number[]): ShardingCodec {
+    if (this.io.metadata.chunkGrid.chunkShape) return this.codec;
+    const codec = this.io.pipelineFor(coords).arrayToBytes.codec;
+    return codec instanceof ShardingCodec ? codec : this.codec;
+  }
+
+  /** The first inner chunk index of shard `shard` along `axis`. */
+  private firstInner(shard: number, axis: number): number {
+    return this.shardAxes[axis].start(shard) / this.chunkShape[axis];
+  }
+
   private group(parts: Iterable<ChunkPart>): ShardGroup[] {
-    const cps = this.codec.chunksPerShard;
+    const axes = this.shardAxes;
     const groups = new Map<string, ShardGroup>();
     for (const part of parts) {
-      const coords = part.coords.map((c, axis) => Math.floor(c / cps[axis]));
+      const coords = part.coords.map((c, axis) => axes[axis].chunkOf(c * this.chunkShape[axis]));
       const key = coords.join(",");
       let group = groups.get(key);
-      if (!group) groups.set(key, (group = { coords, items: [] }));
+      if (!group) groups.set(key, (group = { coords, codec: this.codecOf(coords), items: [] }));
       group.items.push({
         part,
-        inner: this.codec.innerIndex(part.coords.map((c, axis) => c % cps[axis])),
+        inner: group.codec.innerIndex(
+          part.coords.map((c, axis) => c - this.firstInner(coords[axis], axis)),
+        ),
       });
     }
     return [...groups.values()];
@@ -82,11 +103,12 @@ export class ShardedAccess implements ChunkAccess {
     options: AccessOptions = {},
   ): Promise<ShardIndex | undefined> {
     const key = this.io.chunkKey(coords);
+    const codec = this.codecOf(coords);
     const epoch = writeEpoch(this.store, key);
     const cached = this.indexes.get(key);
     if (cached !== undefined && cached.epoch === epoch) return cached.index ?? undefined;
     const bytes = await this.store.get(key, {
-      range: this.codec.indexRange(),
+      range: codec.indexRange(),
       signal: options.signal,
     });
     if (bytes === undefined) {
@@ -95,7 +117,7 @@ export class ShardedAccess implements ChunkAccess {
     }
     let index: ShardIndex;
     try {
-      index = await this.codec.decodeIndex(bytes);
+      index = await codec.decodeIndex(bytes);
     } catch (error) {
       throw locate(error, `shard /${key}`, key);
     }
@@ -151,11 +173,11 @@ export class ShardedAccess implements ChunkAccess {
           present.map(async ({ part, inner, span }, i) => {
             if (bytes[i].length !== span.length) {
               throw new DecodeError(
-                `shard /${key}: inner chunk [${this.codec.innerCoords(inner)}] is indexed at bytes ${span.offset}..${span.offset + span.length}, past the end of the shard`,
+                `shard /${key}: inner chunk [${group.codec.innerCoords(inner)}] is indexed at bytes ${span.offset}..${span.offset + span.length}, past the end of the shard`,
                 { key },
               );
             }
-            const chunk = await this.codec.decodeInner(bytes[i], inner).catch((e) => {
+            const chunk = await group.codec.decodeInner(bytes[i], inner).catch((e) => {
               throw locate(e, `shard /${key}`, key);
             });
             visit(part, chunk);
@@ -172,12 +194,11 @@ export class ShardedAccess implements ChunkAccess {
     const covered = new Set(
       group.items.filter((i) => i.part.covers(this.chunkShape, shape)).map((i) => i.inner),
     );
-    for (let inner = 0; inner < this.codec.innerCount; inner++) {
-      const coords = this.codec.innerCoords(inner);
+    const first = group.coords.map((shard, axis) => this.firstInner(shard, axis));
+    for (let inner = 0; inner < group.codec.innerCount; inner++) {
+      const coords = group.codec.innerCoords(inner);
       const inside = coords.every(
-        (c, axis) =>
-          (group.coords[axis] * this.codec.chunksPerShard[axis] + c) * this.chunkShape[axis] <
-          shape[axis],
+        (c, axis) => (first[axis] + c) * this.chunkShape[axis] < shape[axis],
       );
       if (inside && !covered.has(inner)) return false;
     }
@@ -191,15 +212,16 @@ export class ShardedAccess implements ChunkAccess {
   private async storedChunks(
     key: string,
     shard: Uint8Array | undefined,
+    codec: ShardingCodec,
   ): Promise<(Uint8Array | undefined)[]> {
-    const chunks = new Array<Uint8Array | undefined>(this.codec.innerCount).fill(undefined);
+    const chunks = new Array<Uint8Array | undefined>(codec.innerCount).fill(undefined);
     if (!shard) return chunks;
-    const at = this.codec.indexLocation === "start" ? 0 : shard.length - this.codec.indexSize;
+    const at = codec.indexLocation === "start" ? 0 : shard.length - codec.indexSize;
     try {
-      const index = await this.codec.decodeIndex(
-        shard.subarray(Math.max(0, at), Math.max(0, at) + this.codec.indexSize),
+      const index = await codec.decodeIndex(
+        shard.subarray(Math.max(0, at), Math.max(0, at) + codec.indexSize),
       );
-      for (let i = 0; i < this.codec.innerCount; i++) {
+      for (let i = 0; i < codec.innerCount; i++) {
         const entry = index.entry(i, shard.length);
         if (entry) chunks[i] = shard.subarray(entry.offset, entry.offset + entry.nbytes);
       }
@@ -221,21 +243,22 @@ export class ShardedAccess implements ChunkAccess {
     source: WriteSource,
   ): Promise<Uint8Array | undefined> {
     const { dataType, fillValue, shape } = this.io.metadata;
-    const chunks = await this.storedChunks(key, shard);
+    const codec = group.codec;
+    const chunks = await this.storedChunks(key, shard, codec);
     for (const { part, inner } of group.items) {
       const stored = chunks[inner];
       const keep = stored && !part.covers(this.chunkShape, shape);
       const chunk = writableChunk(
-        this.codec.innerSpec,
+        codec.innerSpec,
         this.chunkShape,
-        keep ? await this.codec.decodeInner(stored, inner) : undefined,
+        keep ? await codec.decodeInner(stored, inner) : undefined,
       );
       part.write(chunk, source, dataType);
       chunks[inner] = dataType.isAllFill(chunk.data, fillValue)
         ? undefined
-        : await this.codec.inner.encode(chunk);
+        : await codec.inner.encode(chunk);
     }
-    return this.codec.assemble(chunks);
+    return codec.assemble(chunks);
   }
 
   async writeParts(

@@ -1,4 +1,4 @@
-import type { ChunkAxis } from "@z/metadata";
+import { type ChunkAxis, ChunkGridError } from "@z/metadata";
 import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import type { AxisSelection } from "./selection.js";
 
@@ -37,6 +37,12 @@ export function projectAxis(
     const chunk = axis.chunkOf(index);
     const chunkStart = axis.start(chunk);
     const chunkSize = axis.size(chunk);
+    // A grid whose answers disagree would otherwise make no progress here.
+    if (!(index >= chunkStart && index < chunkStart + chunkSize)) {
+      throw new ChunkGridError(
+        `The chunk grid puts element ${index} in chunk ${chunk}, which covers ${chunkStart}..${chunkStart + chunkSize - 1}`,
+      );
+    }
     // The last k whose index still falls in this chunk.
     const last =
       step > 0

@@ -12,6 +12,8 @@ export interface ChunkAxis {
   size(chunk: number): number;
   /** How many chunks cover the first `length` elements. */
   count(length: number): number;
+  /** The distinct edge lengths along the axis (to check, e.g., that inner chunks divide every shard). */
+  edgeLengths(): readonly number[];
   /** How many elements the axis's chunks cover (`Infinity` when the step repeats forever). */
   readonly extent: number;
   /** The largest edge length along the axis. */
@@ -38,6 +40,9 @@ export class RegularChunkAxis implements ChunkAxis {
   }
   count(length: number): number {
     return Math.ceil(length / this.step);
+  }
+  edgeLengths(): readonly number[] {
+    return [this.step];
   }
 }
 
@@ -121,6 +126,9 @@ export class ExplicitChunkAxis implements ChunkAxis {
   }
   count(length: number): number {
     return length <= 0 ? 0 : this.chunkOf(Math.min(length, this.extent) - 1) + 1;
+  }
+  edgeLengths(): readonly number[] {
+    return [...new Set(this.runs.map((r) => r.size))];
   }
 }
 

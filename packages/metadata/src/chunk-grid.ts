@@ -121,6 +121,7 @@ const grids = new Map<string, ChunkGridFactory>([
  *   start(chunk: number) { return 2 ** chunk - 1; }
  *   size(chunk: number) { return 2 ** chunk; }
  *   count(length: number) { return length <= 0 ? 0 : this.chunkOf(length - 1) + 1; }
+ *   edgeLengths() { return Array.from({ length: 31 }, (_, k) => 2 ** k); }
  * }
  * registerChunkGrid("doubling", (config, ndim) => {
  *   const axes = Array.from({ length: ndim }, () => new DoublingAxis());

@@ -27,7 +27,8 @@ export class RectilinearChunkGrid implements ChunkGrid {
    * @throws MetadataError naming `where` for an edge length or run that is not a positive integer
    */
   constructor(
-    private readonly specs: readonly RectilinearAxisSpec[],
+    /** The edge lengths per axis, as `chunk_shapes` gives them. */
+    readonly specs: readonly RectilinearAxisSpec[],
     where = "rectilinear chunk grid",
   ) {
     this.axes = specs.map((spec, axis) => parseAxis(spec, axis, where));
