@@ -442,10 +442,13 @@ export class ZarrArray<C extends Container = Container> {
     return this.size * this.metadata.dataType.itemSize;
   }
 
-  /** The shard shape of a sharded array (its metadata chunk grid), or undefined. */
+  /**
+   * The shard shape of a sharded array (its metadata chunk grid), or undefined. For shards of
+   * different shapes (a `rectilinear` grid), the largest edge length along each axis.
+   */
   get shards(): number[] | undefined {
-    const shardShape = this.metadata.chunkGrid.chunkShape;
-    return shardingOf(this.metadata) && shardShape ? [...shardShape] : undefined;
+    const grid = this.metadata.chunkGrid;
+    return shardingOf(this.metadata) ? [...(grid.chunkShape ?? grid.maxChunkShape)] : undefined;
   }
 
   /** A summary of the array, printable with `String(arr.info)`. */

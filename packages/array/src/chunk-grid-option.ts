@@ -5,8 +5,8 @@ import {
   type JsonObject,
   MetadataError,
   parseNamedConfig,
-  RectilinearChunkGrid,
   type RectilinearAxisSpec,
+  RectilinearChunkGrid,
   RegularChunkGrid,
   resolveChunkGrid,
   validateChunkShape,
@@ -40,8 +40,14 @@ export function chunkGridOption(
     if (chunks !== undefined)
       throw new MetadataError("Give either the chunks or the chunkGrid option, not both");
     if (!isJsonObject(chunkGrid))
-      throw new MetadataError(`The chunkGrid option must be chunk_grid metadata, got ${shown(chunkGrid)}`);
-    grid = resolveChunkGrid(parseNamedConfig(chunkGrid, "chunkGrid option"), shape.length, "chunkGrid option");
+      throw new MetadataError(
+        `The chunkGrid option must be chunk_grid metadata, got ${shown(chunkGrid)}`,
+      );
+    grid = resolveChunkGrid(
+      parseNamedConfig(chunkGrid, "chunkGrid option"),
+      shape.length,
+      "chunkGrid option",
+    );
   } else if (Array.isArray(chunks) && chunks.some((axis) => Array.isArray(axis))) {
     grid = rectilinearOption(chunks, shape, "chunks option");
   } else {
@@ -53,7 +59,9 @@ export function chunkGridOption(
     return new RegularChunkGrid(regular);
   }
   if (format !== 3 && grid.name !== "regular")
-    throw new ChunkGridError(`Zarr v2 has only regular chunk grids; the ${grid.name} grid needs zarrFormat 3`);
+    throw new ChunkGridError(
+      `Zarr v2 has only regular chunk grids; the ${grid.name} grid needs zarrFormat 3`,
+    );
   grid.checkArrayShape(shape, "createArray");
   return grid;
 }

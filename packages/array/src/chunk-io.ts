@@ -173,9 +173,14 @@ export class ChunkIo implements ChunkAccess {
     chunk: Chunk,
     options: ChunkIoOptions = {},
   ): Promise<void> {
-    await replaceKey(this.writable(), this.chunkKey(coords), await this.encodeOrDrop(coords, chunk), {
-      signal: options.signal,
-    });
+    await replaceKey(
+      this.writable(),
+      this.chunkKey(coords),
+      await this.encodeOrDrop(coords, chunk),
+      {
+        signal: options.signal,
+      },
+    );
   }
 
   /** The stored form of a chunk: its encoded bytes, or undefined when it is all fill value. */

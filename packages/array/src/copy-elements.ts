@@ -1,4 +1,4 @@
-import { type BasicSelection, chunkRegion, slice } from "@z/indexing";
+import { type BasicSelection, chunkRegion } from "@z/indexing";
 import {
   type ArrayMetadata,
   arrayMetadataToV2Json,

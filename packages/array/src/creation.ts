@@ -1,4 +1,4 @@
-import { type BasicSelection, chunkRegion, slice } from "@z/indexing";
+import { type BasicSelection, chunkRegion } from "@z/indexing";
 import {
   type ArrayMetadata,
   arrayMetadataToV2Json,
@@ -14,10 +14,10 @@ import {
 } from "@z/metadata";
 import { type Readable, type StoreLike, throwIfAborted, type Writable } from "@z/store-core";
 import { ZarrArray } from "./array.js";
+import { chunksOptionOf } from "./chunk-grid-option.js";
 import type { CodecSpec } from "./codec-specs.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { type CreateNodeOptions, createArray } from "./create.js";
-import { chunksOptionOf } from "./chunk-grid-option.js";
 import type { ArrayOptions } from "./create-metadata.js";
 import { ValueShapeError } from "./errors.js";
 import { shardingOf } from "./sharding-config.js";

@@ -6,7 +6,7 @@ import * as zarrita from "zarrita";
 
 const SHAPE = [5, 6];
 /** Axis 0: a run [1, 2] inside the list, and a last chunk overflowing the array by 3. */
-const CHUNK_SHAPES = [[2, [1, 2], 4], [[4, 2]]];
+const CHUNK_SHAPES: (number | number[])[][] = [[2, [1, 2], 4], [[4, 2]]];
 /** The same edge lengths written out, as the spec's cumulative sums define the chunks. */
 const EDGES = [
   [2, 1, 1, 4],
@@ -130,7 +130,7 @@ describe("rectilinear chunk grid", () => {
     const arr = await createArray(store, {
       shape: SHAPE,
       dtype: "uint16",
-      chunks: CHUNK_SHAPES as never,
+      chunks: CHUNK_SHAPES,
       codecs: [{ name: "bytes", configuration: { endian: "little" } }],
     });
     await arr.set(null, { data: allValues(), shape: SHAPE });
@@ -155,15 +155,29 @@ describe("rectilinear chunk grid", () => {
       [4, 3, 2, 1].map((i) => value(i, 4)),
     );
     expect(
-      Array.from((await arr.getOrthogonal([[4, 0, 2], [5, 3]])).data as Uint16Array),
+      Array.from(
+        (
+          await arr.getOrthogonal([
+            [4, 0, 2],
+            [5, 3],
+          ])
+        ).data as Uint16Array,
+      ),
     ).toEqual([value(4, 5), value(4, 3), value(0, 5), value(0, 3), value(2, 5), value(2, 3)]);
     expect(
-      Array.from((await arr.getCoordinates([[1, 2, 3], [0, 4, 5]])).data as Uint16Array),
+      Array.from(
+        (
+          await arr.getCoordinates([
+            [1, 2, 3],
+            [0, 4, 5],
+          ])
+        ).data as Uint16Array,
+      ),
     ).toEqual([value(1, 0), value(2, 4), value(3, 5)]);
     const mask = Array.from({ length: 30 }, (_, k) => k % 7 === 0);
-    expect(Array.from((await arr.getMask({ data: mask, shape: SHAPE })).data as Uint16Array)).toEqual(
-      [0, 7, 14, 21, 28].map((k) => value(Math.floor(k / 6), k % 6)),
-    );
+    expect(
+      Array.from((await arr.getMask({ data: mask, shape: SHAPE })).data as Uint16Array),
+    ).toEqual([0, 7, 14, 21, 28].map((k) => value(Math.floor(k / 6), k % 6)));
     // Block (1..3, 1): rows 2..4 (chunks of 1, 1 and the overflowing 4, clipped), columns 4..5.
     const block = await arr.getBlocks([slice(1, 3), 1]);
     expect(block.shape).toEqual([2, 2]);
@@ -183,7 +197,10 @@ describe("rectilinear chunk grid", () => {
       shape: [6, 6, 6, 6, 6],
       chunk_grid: {
         name: "rectilinear",
-        configuration: { kind: "inline", chunk_shapes: [4, [1, 2, 3], [[4, 2]], [[1, 3], 3], [4, 4, 4]] },
+        configuration: {
+          kind: "inline",
+          chunk_shapes: [4, [1, 2, 3], [[4, 2]], [[1, 3], 3], [4, 4, 4]],
+        },
       },
     };
     store.set("zarr.json", new TextEncoder().encode(JSON.stringify(doc)));
@@ -206,7 +223,9 @@ describe("rectilinear chunk grid", () => {
       return openArray(store);
     };
     await expect(open([[2, 2], 6])).rejects.toThrow(ChunkGridError);
-    await expect(open([[2, 2], 6])).rejects.toThrow(/axis 0 add up to 4, less than the array's length 5/);
+    await expect(open([[2, 2], 6])).rejects.toThrow(
+      /axis 0 add up to 4, less than the array's length 5/,
+    );
     await expect(open([[2, [0, 3]], 6])).rejects.toThrow(/chunk_shapes\[0\]\[1\]/);
     await expect(open([[2, [1, 2, 3]], 6])).rejects.toThrow(MetadataError);
     await expect(open([[], 6])).rejects.toThrow(MetadataError);
@@ -218,13 +237,20 @@ describe("rectilinear chunk grid", () => {
   });
 
   it("refuses v2, inner chunks of different shapes, and shards inner chunks do not divide", async () => {
-    const base = { shape: SHAPE, dtype: "uint16" as const, chunks: [[2, 3], 6] as never };
-    await expect(createArray(new Map(), { ...base, zarrFormat: 2 })).rejects.toThrow(ChunkGridError);
+    const base = { shape: SHAPE, dtype: "uint16" as const, chunks: [[2, 3], 6] };
+    await expect(createArray(new Map(), { ...base, zarrFormat: 2 })).rejects.toThrow(
+      ChunkGridError,
+    );
     await expect(createArray(new Map(), { ...base, shards: [5, 6] })).rejects.toThrow(
       /chunks option with shards needs chunks of one shape/,
     );
     await expect(
-      createArray(new Map(), { shape: SHAPE, dtype: "uint16", chunks: [2, 2], shards: [[2, 3], 6] as never }),
+      createArray(new Map(), {
+        shape: SHAPE,
+        dtype: "uint16",
+        chunks: [2, 2],
+        shards: [[2, 3], 6],
+      }),
     ).rejects.toThrow(/axis 0 has a shard of length 3/);
     const store = new Map<string, Uint8Array>();
     // Axis 0 has shards of length 1: inner chunks of 2 rows do not divide them.
@@ -272,10 +298,16 @@ describe("rectilinear chunk grid", () => {
     expect(Array.from((await read.getBlocks([1, 0])).data as Uint8Array)).toEqual(
       Array.from(all.subarray(8)),
     );
-    expect(Array.from((await read.getCoordinates([[4, 1], [3, 2]])).data as Uint8Array)).toEqual([
-      v(4, 3),
-      v(1, 2),
-    ]);
+    expect(
+      Array.from(
+        (
+          await read.getCoordinates([
+            [4, 1],
+            [3, 2],
+          ])
+        ).data as Uint8Array,
+      ),
+    ).toEqual([v(4, 3), v(1, 2)]);
   });
 
   it("creates from an explicit chunkGrid option", async () => {
@@ -283,7 +315,10 @@ describe("rectilinear chunk grid", () => {
     const arr = await createArray(store, {
       shape: [30, 8],
       dtype: "int32",
-      chunkGrid: { name: "rectilinear", configuration: { kind: "inline", chunk_shapes: [[10, 20, 5], 8] } },
+      chunkGrid: {
+        name: "rectilinear",
+        configuration: { kind: "inline", chunk_shapes: [[10, 20, 5], 8] },
+      },
     });
     expect(arr.metadata.chunkGrid.gridShape(arr.shape)).toEqual([2, 1]);
     expect(arr.chunks).toEqual([20, 8]);
@@ -296,7 +331,7 @@ describe("rectilinear chunk grid", () => {
     const arr = await createArray(store, {
       shape: [5, 6],
       dtype: "uint16",
-      chunks: CHUNK_SHAPES as never,
+      chunks: CHUNK_SHAPES,
       codecs: [{ name: "bytes", configuration: { endian: "little" } }],
     });
     await arr.set(null, { data: allValues(), shape: SHAPE });
@@ -313,9 +348,9 @@ describe("rectilinear chunk grid", () => {
     });
     expect(got).toEqual(want);
     // append grows within the declared edge lengths (8 rows), then refuses.
-    await expect(
-      arr.append({ data: new Uint16Array(8), shape: [1, 8] }, 0),
-    ).rejects.toThrow(ChunkGridError);
+    await expect(arr.append({ data: new Uint16Array(8), shape: [1, 8] }, 0)).rejects.toThrow(
+      ChunkGridError,
+    );
   });
 
   it("zarrita (JavaScript) does not know the grid: it opens the array but cannot read it", async () => {

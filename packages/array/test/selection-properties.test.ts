@@ -64,7 +64,8 @@ const middleShape = (s: Setup) => s.chunks.map((c, i) => c * s.factor[i]);
  */
 function rectilinearEdges(s: Setup, axis: number): number[] {
   const c = s.chunks[axis];
-  const [a, b, extra] = s.layout === "rectilinear" ? [c, s.factor[axis], 2] : [c * s.factor[axis], c, 2 * c];
+  const [a, b, extra] =
+    s.layout === "rectilinear" ? [c, s.factor[axis], 2] : [c * s.factor[axis], c, 2 * c];
   const edges: number[] = [];
   for (let sum = 0; sum < s.shape[axis]; sum += edges[edges.length - 1])
     edges.push(edges.length % 2 === 0 ? a : b);

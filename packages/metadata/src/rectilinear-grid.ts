@@ -9,7 +9,7 @@ import type { JsonObject, JsonValue } from "./json.js";
  * The edge lengths of one axis as `chunk_shapes` declares them: an integer step repeated
  * without end, or a list of integers and run-length pairs `[V, N]` (N chunks of length V).
  */
-export type RectilinearAxisSpec = number | readonly (number | readonly [number, number])[];
+export type RectilinearAxisSpec = number | readonly (number | readonly number[])[];
 
 /**
  * The `rectilinear` chunk grid (zarr-extensions `chunk-grids/rectilinear`): per axis, chunks
@@ -66,7 +66,9 @@ export class RectilinearChunkGrid implements ChunkGrid {
   /** The metadata JSON form: `chunk_shapes` as it was given (integers, lists and runs kept). */
   toJson(): JsonObject {
     const chunkShapes = this.specs.map((spec) =>
-      typeof spec === "number" ? spec : spec.map((item) => (typeof item === "number" ? item : [...item])),
+      typeof spec === "number"
+        ? spec
+        : spec.map((item) => (typeof item === "number" ? item : [...item])),
     ) as JsonValue[];
     return { name: "rectilinear", configuration: { kind: "inline", chunk_shapes: chunkShapes } };
   }

@@ -1,11 +1,11 @@
 import {
-  uniformChunkShape,
   type CodecPipeline,
   type JsonObject,
   MetadataError,
   type NamedConfig,
   namedConfigToJson,
   ShardingCodec,
+  uniformChunkShape,
   type ZarrArray,
 } from "@z/zarr";
 
