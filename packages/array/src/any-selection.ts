@@ -3,6 +3,7 @@ import {
   type BasicSelection,
   type BlockItem,
   blockIndexer,
+  type ChunkLayout,
   CoordinateIndexer,
   type CoordinateSelection,
   type Indexer,
@@ -42,7 +43,7 @@ function isFullMask(selection: unknown, shape: readonly number[]): boolean {
 export function indexerFor(
   selection: AnySelection,
   metadata: ArrayMetadata,
-  chunkShape: readonly number[],
+  chunkShape: ChunkLayout,
 ): Indexer {
   const shape = metadata.shape;
   if (
@@ -57,7 +58,7 @@ export function indexerFor(
       return new CoordinateIndexer(selection.coordinates, shape, chunkShape);
     if ("mask" in selection) return CoordinateIndexer.fromMask(selection.mask, shape, chunkShape);
     if ("blocks" in selection)
-      return blockIndexer(selection.blocks, shape, metadata.chunkGrid.chunkShape, chunkShape);
+      return blockIndexer(selection.blocks, shape, metadata.chunkGrid.axes, chunkShape);
     if (isFullMask(selection, shape))
       return CoordinateIndexer.fromMask(selection as Mask, shape, chunkShape);
   }

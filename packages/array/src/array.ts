@@ -134,10 +134,15 @@ export class ZarrArray<C extends Container = Container> {
   get dtype(): string {
     return this.metadata.dataType.name;
   }
-  /** The chunk shape: the inner chunk shape of a sharded array, as in zarr-python. */
+  /**
+   * The chunk shape: the inner chunk shape of a sharded array, as in zarr-python. For a grid
+   * whose chunks differ in shape (`rectilinear`), the largest edge length along each axis; the
+   * boundaries themselves are `metadata.chunkGrid.axes`.
+   */
   get chunks(): number[] {
     const sharding = shardingOf(this.metadata);
-    return sharding ? [...sharding.chunkShape] : [...this.metadata.chunkGrid.chunkShape];
+    const grid = this.metadata.chunkGrid;
+    return sharding ? [...sharding.chunkShape] : [...(grid.chunkShape ?? grid.maxChunkShape)];
   }
   /** The fill value: what never-written elements read as. */
   get fillValue(): unknown {
@@ -306,7 +311,7 @@ export class ZarrArray<C extends Container = Container> {
     return blockIndexer(
       selection,
       this.metadata.shape,
-      this.metadata.chunkGrid.chunkShape,
+      this.metadata.chunkGrid.axes,
       this.access.chunkShape,
     );
   }
@@ -372,7 +377,10 @@ export class ZarrArray<C extends Container = Container> {
    * ```ts
    * await arr.resize([200, 100]); // new rows read as the fill value
    * ```
-   * @throws ValueShapeError for a shape of the wrong length or negative extents
+   * A `rectilinear` grid keeps its edge lengths: the array may grow or shrink within the extent
+   * they cover (chunks past the shape stay declared, as the grid allows), not beyond it.
+   * @throws ValueShapeError for a shape of the wrong length or negative extents;
+   * ChunkGridError for a shape the chunk grid does not cover
    */
   async resize(
     shape: readonly number[],
@@ -380,6 +388,7 @@ export class ZarrArray<C extends Container = Container> {
   ): Promise<this> {
     this.writableStore();
     const next = checkNewShape(shape, this.ndim);
+    this.metadata.chunkGrid.checkArrayShape(next, `resize of /${this.path}`);
     await shrinkChunks(this, next, options);
     await this.replaceMetadata({ ...this.metadata, shape: next });
     return this;
@@ -433,9 +442,13 @@ export class ZarrArray<C extends Container = Container> {
     return this.size * this.metadata.dataType.itemSize;
   }
 
-  /** The shard shape of a sharded array (its metadata chunk grid), or undefined. */
+  /**
+   * The shard shape of a sharded array (its metadata chunk grid), or undefined. For shards of
+   * different shapes (a `rectilinear` grid), the largest edge length along each axis.
+   */
   get shards(): number[] | undefined {
-    return shardingOf(this.metadata) ? [...this.metadata.chunkGrid.chunkShape] : undefined;
+    const grid = this.metadata.chunkGrid;
+    return shardingOf(this.metadata) ? [...(grid.chunkShape ?? grid.maxChunkShape)] : undefined;
   }
 
   /** A summary of the array, printable with `String(arr.info)`. */

@@ -1,5 +1,5 @@
 import type { ChunkDecodePool } from "@z/codecs";
-import type { ChunkPart, WriteSource } from "@z/indexing";
+import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import type { Chunk } from "@z/metadata";
 
 /** Progress of a read or write: chunks done out of chunks touched. */
@@ -29,8 +29,11 @@ export interface AccessOptions {
  * stored: one key per chunk, or grouped by shard with ranged reads.
  */
 export interface ChunkAccess {
-  /** The chunk shape selections are projected onto. */
-  readonly chunkShape: readonly number[];
+  /**
+   * The chunk shape selections are projected onto, or per-axis chunk boundaries when chunks
+   * differ in shape (a `rectilinear` grid).
+   */
+  readonly chunkShape: ChunkLayout;
   /**
    * Fetches and decodes the chunks of `parts` (a bounded number at a time) and hands each to
    * `visit`, with `undefined` for a chunk that was never written.

@@ -1,8 +1,10 @@
 import { type ChunkDecodePool, CodecError, CodecPipeline } from "@z/codecs";
-import type { ChunkPart, WriteSource } from "@z/indexing";
+import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
   type Chunk,
+  type ChunkGrid,
+  ChunkGridError,
   cOrderStrides,
   copyStrided,
   product,
@@ -13,6 +15,7 @@ import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { PoolDecoder } from "./pool-decode.js";
 import { replaceKey, type UpdateKeyOptions, updateKey } from "./read-modify-write.js";
+import { shardingOf } from "./sharding-config.js";
 
 /** Options of chunk reads and writes. */
 export interface ChunkIoOptions {
@@ -27,8 +30,12 @@ export interface ChunkIoOptions {
  * the chunk keys are, the codec pipeline, and what to do about missing chunks.
  */
 export class ChunkIo implements ChunkAccess {
+  /** The codec pipeline of the first chunk (of every chunk, when all have one shape). */
   readonly pipeline: CodecPipeline;
-  readonly chunkShape: readonly number[];
+  /** The chunk shape, or per-axis boundaries when chunk shapes differ (a `rectilinear` grid). */
+  readonly chunkShape: ChunkLayout;
+  /** Pipelines per chunk shape, for grids whose chunks differ (bounded; rebuilt when full). */
+  private readonly pipelines = new Map<string, CodecPipeline>();
   /** v2 metadata without `dimension_separator` may still have `/` keys (older writers). */
   private legacySeparator: "." | "/" | undefined;
   /** Decodes chunks in a worker pool when a read asks for one. */
@@ -39,19 +46,47 @@ export class ChunkIo implements ChunkAccess {
     readonly path: string,
     readonly metadata: ArrayMetadata,
   ) {
-    this.chunkShape = metadata.chunkGrid.chunkShape;
-    this.pipeline = CodecPipeline.create(
-      metadata.codecs,
-      { shape: [...this.chunkShape], dataType: metadata.dataType, fillValue: metadata.fillValue },
-      metadata.zarrFormat,
-      {},
-      `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")} codecs`,
-    );
+    const grid = metadata.chunkGrid;
+    const where = `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")}`;
+    const sharding = shardingOf(metadata);
+    if (sharding && !grid.chunkShape) checkShardEdges(grid, sharding.chunkShape, where);
+    this.chunkShape = grid.chunkShape ?? grid.axes;
+    this.pipeline = this.createPipeline(grid.chunkShapeAt(grid.axes.map(() => 0)));
     const spec = this.pipeline.arrayToArray[0]?.spec ?? this.pipeline.arrayToBytes.spec;
     this.poolDecoder = new PoolDecoder(metadata.codecs, spec, metadata.zarrFormat);
     const v2 = metadata.v2;
     if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1)
       this.legacySeparator = ".";
+  }
+
+  private createPipeline(shape: readonly number[]): CodecPipeline {
+    const { metadata, path } = this;
+    return CodecPipeline.create(
+      metadata.codecs,
+      { shape: [...shape], dataType: metadata.dataType, fillValue: metadata.fillValue },
+      metadata.zarrFormat,
+      {},
+      `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")} codecs`,
+    );
+  }
+
+  /** The shape the chunk at `coords` is stored at. */
+  shapeOf(coords: readonly number[]): number[] {
+    return this.metadata.chunkGrid.chunkShapeAt(coords);
+  }
+
+  /** The codec pipeline of the chunk at `coords` (codecs are configured with the chunk's shape). */
+  pipelineFor(coords: readonly number[]): CodecPipeline {
+    if (this.metadata.chunkGrid.chunkShape) return this.pipeline;
+    const shape = this.shapeOf(coords);
+    const key = shape.join(",");
+    let pipeline = this.pipelines.get(key);
+    if (!pipeline) {
+      if (this.pipelines.size >= 64) this.pipelines.clear();
+      pipeline = this.createPipeline(shape);
+      this.pipelines.set(key, pipeline);
+    }
+    return pipeline;
   }
 
   /** The store key of the chunk at grid coordinates `coords`. */
@@ -97,7 +132,8 @@ export class ChunkIo implements ChunkAccess {
     const pool = this.poolDecoder.poolFor(options);
     let chunk: Chunk;
     try {
-      if (pool) {
+      // Workers decode with one chunk spec: grids whose chunks differ in shape decode inline.
+      if (pool && this.metadata.chunkGrid.chunkShape) {
         // A worker's result is fresh memory; only bytes nothing else holds may move to it.
         const { signal } = options;
         const transfer = this.store.freshReads === true;
@@ -110,7 +146,7 @@ export class ChunkIo implements ChunkAccess {
         );
         return { chunk, owned: true };
       }
-      chunk = await this.pipeline.decode(bytes);
+      chunk = await this.pipelineFor(coords).decode(bytes);
     } catch (error) {
       throw locate(error, `chunk /${this.chunkKey(coords)}`, this.chunkKey(coords));
     }
@@ -133,15 +169,20 @@ export class ChunkIo implements ChunkAccess {
    */
   newChunk(coords: readonly number[]): Chunk {
     const shape = this.metadata.shape;
-    const inside = coords.every((c, axis) => (c + 1) * this.chunkShape[axis] <= shape[axis]);
-    if (!inside) return this.fillChunk();
-    const data = this.metadata.dataType.create(product(this.chunkShape));
-    return { data, shape: [...this.chunkShape], stride: cOrderStrides(this.chunkShape) };
+    const axes = this.metadata.chunkGrid.axes;
+    const inside = coords.every((c, i) => axes[i].start(c) + axes[i].size(c) <= shape[i]);
+    if (!inside) return this.fillChunk(coords);
+    const chunkShape = this.shapeOf(coords);
+    const data = this.metadata.dataType.create(product(chunkShape));
+    return { data, shape: chunkShape, stride: cOrderStrides(chunkShape) };
   }
 
-  /** A chunk filled with the fill value, in C order. */
-  fillChunk(): Chunk {
-    return writableChunk(this.metadata, this.chunkShape);
+  /**
+   * A chunk filled with the fill value, in C order, of the shape of the chunk at `coords` (the
+   * first chunk when not given: every chunk of a regular grid).
+   */
+  fillChunk(coords: readonly number[] = this.metadata.shape.map(() => 0)): Chunk {
+    return writableChunk(this.metadata, this.shapeOf(coords));
   }
 
   /**
@@ -154,16 +195,24 @@ export class ChunkIo implements ChunkAccess {
     chunk: Chunk,
     options: ChunkIoOptions = {},
   ): Promise<void> {
-    await replaceKey(this.writable(), this.chunkKey(coords), await this.encodeOrDrop(chunk), {
-      signal: options.signal,
-    });
+    await replaceKey(
+      this.writable(),
+      this.chunkKey(coords),
+      await this.encodeOrDrop(coords, chunk),
+      {
+        signal: options.signal,
+      },
+    );
   }
 
   /** The stored form of a chunk: its encoded bytes, or undefined when it is all fill value. */
-  private async encodeOrDrop(chunk: Chunk): Promise<Uint8Array | undefined> {
+  private async encodeOrDrop(
+    coords: readonly number[],
+    chunk: Chunk,
+  ): Promise<Uint8Array | undefined> {
     const { dataType, fillValue } = this.metadata;
     if (dataType.isAllFill(chunk.data, fillValue)) return undefined;
-    return this.pipeline.encode(chunk);
+    return this.pipelineFor(coords).encode(chunk);
   }
 
   /**
@@ -187,14 +236,14 @@ export class ChunkIo implements ChunkAccess {
         let stored: Chunk | undefined;
         if (bytes !== undefined) {
           try {
-            stored = await this.pipeline.decode(bytes);
+            stored = await this.pipelineFor(coords).decode(bytes);
           } catch (error) {
             throw locate(error, `chunk /${key}`);
           }
         }
-        const chunk = writableChunk(this.metadata, this.chunkShape, stored);
+        const chunk = writableChunk(this.metadata, this.shapeOf(coords), stored);
         change(chunk);
-        return this.encodeOrDrop(chunk);
+        return this.encodeOrDrop(coords, chunk);
       },
       options,
     );
@@ -247,7 +296,7 @@ export class ChunkIo implements ChunkAccess {
 
   /** A writable C-order copy of a stored chunk (or a fill-valued chunk when it is missing). */
   async readForUpdate(coords: readonly number[], options: ChunkIoOptions = {}): Promise<Chunk> {
-    return writableChunk(this.metadata, this.chunkShape, await this.read(coords, options));
+    return writableChunk(this.metadata, this.shapeOf(coords), await this.read(coords, options));
   }
 
   /** Deletes a chunk, in turn with the other writes of it in this process. */
@@ -256,6 +305,23 @@ export class ChunkIo implements ChunkAccess {
       signal: options.signal,
     });
   }
+}
+
+/**
+ * Checks that the inner chunks of a sharded array divide every shard of a grid whose shards
+ * differ in shape (the sharding codec needs a whole number of inner chunks per shard); then
+ * the inner chunks form one regular grid over the array.
+ * @throws ChunkGridError naming the axis and the edge length
+ */
+function checkShardEdges(grid: ChunkGrid, inner: readonly number[], where: string): void {
+  grid.axes.forEach((axis, i) => {
+    const bad = axis.edgeLengths().find((length) => length % inner[i] !== 0);
+    if (bad !== undefined) {
+      throw new ChunkGridError(
+        `${where}: the sharding_indexed inner chunk shape [${inner}] must divide every shard edge length of the ${grid.name} chunk grid; axis ${i} has a shard of length ${bad}`,
+      );
+    }
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type BasicSelection, slice } from "@z/indexing";
+import { type BasicSelection, chunkRegion } from "@z/indexing";
 import {
   type ArrayMetadata,
   arrayMetadataToV2Json,
@@ -90,7 +90,6 @@ export async function copyArrayElements(
     );
   }
   const meta = target.metadata;
-  const unit = meta.chunkGrid.chunkShape;
   const grid = meta.chunkGrid.gridShape(meta.shape);
   const total = product(grid);
   const store = target.store as Readable & Writable;
@@ -108,9 +107,7 @@ export async function copyArrayElements(
       } else {
         // The region is one whole target chunk (or shard), so the write replaces it without
         // reading what was stored; the source may be read in any pieces.
-        const region: BasicSelection = coords.map((c, axis) =>
-          slice(c * unit[axis], Math.min((c + 1) * unit[axis], meta.shape[axis])),
-        );
+        const region: BasicSelection = chunkRegion(meta.chunkGrid.axes, coords, meta.shape);
         const block = await source.get(region, { signal, concurrency: 1 });
         await target.set(region, block, { signal, concurrency: 1 });
       }

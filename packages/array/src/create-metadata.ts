@@ -17,18 +17,17 @@ import {
   namedConfigToJson,
   parseArrayMetadataV2,
   parseArrayMetadataV3,
-  RegularChunkGrid,
   resolveDataTypeV2,
   resolveDataTypeV3,
   UnknownDataTypeError,
+  uniformChunkShape,
   V2ChunkKeyEncoding,
   v2Codecs,
-  validateChunkShape,
   validateDimensionNames,
   validateShape,
 } from "@z/metadata";
 import { isZarrError } from "@z/store-core";
-import { guessChunks } from "./chunking.js";
+import { type ChunksOption, chunkGridOption, shardGridOption } from "./chunk-grid-option.js";
 import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer } from "./codec-specs.js";
 import {
   checkChoice,
@@ -51,15 +50,24 @@ export interface ArrayOptions {
   dtype: string | DataType;
   /**
    * The chunk shape; by default chosen so a chunk holds about 1 MiB. With `shards`, the inner
-   * chunk shape (the unit of reading), as in zarr-python.
+   * chunk shape (the unit of reading), as in zarr-python. A list of edge lengths on an axis
+   * (`[[10, 20, 5], 8]`; `[V, N]` in it is N chunks of length V) makes a `rectilinear` grid (v3),
+   * whose chunks are each stored at their own shape.
    */
-  chunks?: readonly number[];
+  chunks?: ChunksOption;
+  /**
+   * The chunk grid as metadata JSON (`{name, configuration}`), for grids of any registered
+   * kind, e.g. `{name: "rectilinear", configuration: {kind: "inline", chunk_shapes: [[10, 20, 5], 8]}}`.
+   * Exclusive with `chunks`.
+   */
+  chunkGrid?: JsonObject;
   /**
    * The shard shape (v3): chunks are stored many to a shard object with an index, through the
    * `sharding_indexed` codec; the filters, serializer and compressors apply to each inner chunk.
-   * Each extent must be a multiple of the chunk's.
+   * Each extent must be a multiple of the chunk's. A list of shard edge lengths on an axis
+   * (`[[20, 40], 8]`) makes shards of different shapes (a `rectilinear` shard grid).
    */
-  shards?: readonly number[];
+  shards?: ChunksOption;
   /** Where shards keep their index (default "end"). */
   shardIndexLocation?: "start" | "end";
   /** The fill value (default 0, or false for bool). `null` is allowed for v2 only. */
@@ -234,34 +242,25 @@ function metadataFromOptions(options: ArrayOptions): ArrayMetadata {
   if (options.dtype === undefined)
     throw new MetadataError('createArray needs a "dtype" option, such as "float64" or "<i4"');
   const { dataType, endian } = resolveDtype(options.dtype);
-  const chunks = validateChunkShape(
-    options.chunks !== undefined ? options.chunks : guessChunks(shape, dataType.itemSize),
-    shape.length,
-    "chunks option",
-  );
+  const grid = chunkGridOption(options, shape, dataType.itemSize, format);
   checkChoice(options.order, ["C", "F"], "order");
   checkChoice(options.shardIndexLocation, ["start", "end"], "shardIndexLocation");
   checkChoice(options.dimensionSeparator, ["/", "."], "dimensionSeparator");
   const attributes = checkAttributes(options.attributes ?? {}, "attributes");
   const fill = fillValueOf(options, dataType, format);
   let codecs = codecList(options, dataType, endian, shape.length);
-  let gridShape = chunks;
+  let chunkGrid = grid;
   if (options.shards) {
     if (format !== 3) throw new MetadataError("Sharding needs Zarr v3; zarrFormat 2 has no shards");
-    gridShape = validateChunkShape(options.shards, shape.length, "shards option");
-    gridShape.forEach((n, axis) => {
-      if (n % chunks[axis] !== 0) {
-        throw new MetadataError(
-          `The shard shape [${gridShape}] must be a multiple of the chunk shape [${chunks}] (axis ${axis})`,
-        );
-      }
-    });
+    // Inner chunks are one regular grid; the shards may differ in shape.
+    const chunks = uniformChunkShape(grid, "The chunks option with shards");
+    chunkGrid = shardGridOption(options.shards, shape, chunks);
     codecs = [shardingEntry(chunks, codecs, options.shardIndexLocation ?? "end")];
   }
   const common = {
     shape,
     dataType,
-    chunkGrid: new RegularChunkGrid(gridShape),
+    chunkGrid,
     fillValue: fill.value,
     fillValueJson: fill.json,
     attributes,

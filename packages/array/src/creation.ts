@@ -10,6 +10,7 @@ import {
 } from "@z/metadata";
 import type { StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
+import { chunksOptionOf } from "./chunk-grid-option.js";
 import type { CodecSpec } from "./codec-specs.js";
 import { copyArrayElements } from "./copy-elements.js";
 import { type CreateNodeOptions, createArray } from "./create.js";
@@ -149,8 +150,11 @@ export function optionsLike(source: ArraySource, overrides: LikeOptions = {}): A
   if (format === meta.zarrFormat && !ownCodecs) {
     if (sharding && (overrides.chunks || overrides.shards)) {
       base.chunks = sharding.chunkShape;
-      base.shards = meta.chunkGrid.chunkShape;
+      base.shards = chunksOptionOf(meta.chunkGrid);
       base.codecs = (sharding.configuration.codecs as JsonObject[]).map((c) => c as CodecSpec);
+    } else if (meta.chunkGrid.name !== "regular" && !overrides.chunks) {
+      base.chunkGrid = meta.chunkGrid.toJson();
+      base.codecs = codecSpecs(meta.codecs);
     } else {
       base.chunks = meta.chunkGrid.chunkShape;
       base.codecs = codecSpecs(meta.codecs);
@@ -162,8 +166,11 @@ export function optionsLike(source: ArraySource, overrides: LikeOptions = {}): A
       base.dimensionSeparator = meta.v2?.dimensionSeparator ?? ".";
     }
   } else {
-    base.chunks = sharding ? sharding.chunkShape : meta.chunkGrid.chunkShape;
-    if (sharding && format === 3) base.shards = meta.chunkGrid.chunkShape;
+    const grid = meta.chunkGrid;
+    if (sharding) base.chunks = sharding.chunkShape;
+    else if (grid.chunkShape) base.chunks = grid.chunkShape;
+    else if (format === 3 && !overrides.chunks) base.chunkGrid = grid.toJson();
+    if (sharding && format === 3) base.shards = chunksOptionOf(grid);
     // The byte order survives a change of format (it is the dtype's in v2, the codec's in v3).
     const bytes = meta.codecs.find((c) => c.name === "bytes");
     if (!ownCodecs && bytes?.configuration.endian === "big")

@@ -1,4 +1,4 @@
-import { formatValue, type NamedConfig } from "@z/metadata";
+import { formatValue, type JsonObject, type NamedConfig } from "@z/metadata";
 import type { ZarrArray } from "./array.js";
 import { shardingOf } from "./sharding-config.js";
 
@@ -14,8 +14,10 @@ export interface ArrayInfo {
   dataType: string;
   /** The shape. */
   shape: number[];
-  /** The chunk shape (inner chunks of a sharded array). */
+  /** The chunk shape (inner chunks of a sharded array; the largest chunk of a `rectilinear` grid). */
   chunks: number[];
+  /** The chunk grid's metadata, for grids other than `regular` (whose chunks differ in shape). */
+  chunkGrid?: JsonObject;
   /** The shard shape, for sharded arrays. */
   shards?: number[];
   /** The number of chunks (or shards) in the grid. */
@@ -66,7 +68,8 @@ export function arrayInfo(array: ZarrArray): ArrayInfo {
     dataType: meta.v2 ? `${meta.dataType.name} (${String(meta.v2.dtype)})` : meta.dataType.name,
     shape: array.shape,
     chunks: array.chunks,
-    shards: shardingOf(meta) ? [...meta.chunkGrid.chunkShape] : undefined,
+    chunkGrid: meta.chunkGrid.name === "regular" ? undefined : meta.chunkGrid.toJson(),
+    shards: shardingOf(meta) ? array.shards : undefined,
     gridChunks: grid.reduce((a, b) => a * b, 1),
     fillValue: meta.fillValueJson === null ? null : meta.dataType.toJsonElement(meta.fillValue),
     codecs: meta.codecs.map(formatCodec),
@@ -79,6 +82,15 @@ export function arrayInfo(array: ZarrArray): ArrayInfo {
   return info;
 }
 
+/** A chunk grid's metadata as one line: `rectilinear(kind=inline, chunk_shapes=[[10, 20, 5], 8])`. */
+export function formatChunkGrid(grid: JsonObject): string {
+  return formatCodec({
+    name: String(grid.name),
+    configuration: (grid.configuration ?? {}) as JsonObject,
+    mustUnderstand: true,
+  });
+}
+
 /** The rows `String(info)` prints. */
 export function infoRows(info: ArrayInfo): [string, string][] {
   const rows: [string, string][] = [
@@ -87,8 +99,13 @@ export function infoRows(info: ArrayInfo): [string, string][] {
     ["Path", info.path],
     ["Data type", info.dataType],
     ["Shape", formatShape(info.shape)],
-    ["Chunk shape", formatShape(info.chunks)],
   ];
+  if (info.chunkGrid) {
+    rows.push(["Chunk grid", formatChunkGrid(info.chunkGrid)]);
+    rows.push(["Largest chunk", formatShape(info.chunks)]);
+  } else {
+    rows.push(["Chunk shape", formatShape(info.chunks)]);
+  }
   if (info.shards) rows.push(["Shard shape", formatShape(info.shards)]);
   rows.push(["Fill value", formatValue(info.fillValue)]);
   if (info.order) rows.push(["Order", info.order]);

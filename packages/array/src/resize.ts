@@ -75,8 +75,13 @@ export async function shrinkChunks(
   );
   // What stays of the old extent beyond the new one, inside the chunks that remain.
   for (let axis = 0; axis < old.length; axis++) {
-    if (next[axis] >= old[axis] || next[axis] % grid.chunkShape[axis] === 0) continue;
-    const keptEnd = (i: number) => Math.min(old[i], newGrid[i] * grid.chunkShape[i]);
+    const axes = grid.axes;
+    if (next[axis] >= old[axis] || axes[axis].start(axes[axis].chunkOf(next[axis])) === next[axis])
+      continue;
+    const keptEnd = (i: number) =>
+      newGrid[i] === 0
+        ? 0
+        : Math.min(old[i], axes[i].start(newGrid[i] - 1) + axes[i].size(newGrid[i] - 1));
     const selection = old.map((_, i) =>
       i === axis ? slice(next[axis], keptEnd(axis)) : slice(0, keptEnd(i)),
     );

@@ -1,4 +1,4 @@
-import type { Indexer } from "@z/indexing";
+import { type Indexer, layoutChunkShape } from "@z/indexing";
 import { type ArrayMetadata, type Chunk, cOrderStrides, isCContiguous, product } from "@z/metadata";
 import { throwIfAborted } from "@z/store-core";
 import type { AccessOptions, ChunkAccess, Progress } from "./chunk-access.js";
@@ -79,10 +79,10 @@ async function readWholeChunk(
 ): Promise<Chunk | undefined> {
   if (!access.readWhole || indexer.partCount() !== 1) return undefined;
   const shape = [...indexer.shape];
-  const same =
-    shape.length === access.chunkShape.length && shape.every((n, i) => n === access.chunkShape[i]);
-  if (!same) return undefined;
+  if (shape.length !== access.chunkShape.length) return undefined;
   const [part] = indexer.parts();
+  const chunkShape = layoutChunkShape(access.chunkShape, part.coords);
+  if (!shape.every((n, i) => n === chunkShape[i])) return undefined;
   if (!part.covers(access.chunkShape, metadata.shape)) return undefined;
   const found = await access.readWhole(part.coords, options);
   const stride = cOrderStrides(shape);

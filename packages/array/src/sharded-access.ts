@@ -1,6 +1,6 @@
-import { DecodeError, type ShardIndex, type ShardingCodec } from "@z/codecs";
+import { DecodeError, type ShardIndex, ShardingCodec } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
-import type { Chunk } from "@z/metadata";
+import type { Chunk, ChunkAxis } from "@z/metadata";
 import { CoalescingStore, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { type ChunkIo, locate, writableChunk } from "./chunk-io.js";
@@ -23,6 +23,8 @@ type Span = { offset: number; length: number };
 
 interface ShardGroup {
   coords: number[];
+  /** The sharding codec of this shard (configured with its shape). */
+  codec: ShardingCodec;
   items: { part: ChunkPart; inner: number }[];
 }
 
@@ -64,17 +66,36 @@ export class ShardedAccess implements ChunkAccess {
     return this.io.store;
   }
 
+  /** The shard grid's axes: shards may differ in shape (a `rectilinear` grid). */
+  private get shardAxes(): readonly ChunkAxis[] {
+    return this.io.metadata.chunkGrid.axes;
+  }
+
+  /** The sharding codec of the shard at `coords`: the same for every shard of a regular grid. */
+  private codecOf(coords: readonly number[]): ShardingCodec {
+    if (this.io.metadata.chunkGrid.chunkShape) return this.codec;
+    const codec = this.io.pipelineFor(coords).arrayToBytes.codec;
+    return codec instanceof ShardingCodec ? codec : this.codec;
+  }
+
+  /** The first inner chunk index of shard `shard` along `axis`. */
+  private firstInner(shard: number, axis: number): number {
+    return this.shardAxes[axis].start(shard) / this.chunkShape[axis];
+  }
+
   private group(parts: Iterable<ChunkPart>): ShardGroup[] {
-    const cps = this.codec.chunksPerShard;
+    const axes = this.shardAxes;
     const groups = new Map<string, ShardGroup>();
     for (const part of parts) {
-      const coords = part.coords.map((c, axis) => Math.floor(c / cps[axis]));
+      const coords = part.coords.map((c, axis) => axes[axis].chunkOf(c * this.chunkShape[axis]));
       const key = coords.join(",");
       let group = groups.get(key);
-      if (!group) groups.set(key, (group = { coords, items: [] }));
+      if (!group) groups.set(key, (group = { coords, codec: this.codecOf(coords), items: [] }));
       group.items.push({
         part,
-        inner: this.codec.innerIndex(part.coords.map((c, axis) => c % cps[axis])),
+        inner: group.codec.innerIndex(
+          part.coords.map((c, axis) => c - this.firstInner(coords[axis], axis)),
+        ),
       });
     }
     return [...groups.values()];
@@ -86,11 +107,12 @@ export class ShardedAccess implements ChunkAccess {
     options: AccessOptions = {},
   ): Promise<ShardIndex | undefined> {
     const key = this.io.chunkKey(coords);
+    const codec = this.codecOf(coords);
     const epoch = writeEpoch(this.store, key);
     const cached = this.indexes.get(key);
     if (cached !== undefined && cached.epoch === epoch) return cached.index ?? undefined;
     const bytes = await this.store.get(key, {
-      range: this.codec.indexRange(),
+      range: codec.indexRange(),
       signal: options.signal,
     });
     if (bytes === undefined) {
@@ -99,7 +121,7 @@ export class ShardedAccess implements ChunkAccess {
     }
     let index: ShardIndex;
     try {
-      index = await this.codec.decodeIndex(bytes);
+      index = await codec.decodeIndex(bytes);
     } catch (error) {
       throw locate(error, `shard /${key}`, key);
     }
@@ -155,13 +177,15 @@ export class ShardedAccess implements ChunkAccess {
           present.map(async ({ part, inner, span }, i) => {
             if (bytes[i].length !== span.length) {
               throw new DecodeError(
-                `shard /${key}: inner chunk [${this.codec.innerCoords(inner)}] is indexed at bytes ${span.offset}..${span.offset + span.length}, past the end of the shard`,
+                `shard /${key}: inner chunk [${group.codec.innerCoords(inner)}] is indexed at bytes ${span.offset}..${span.offset + span.length}, past the end of the shard`,
                 { key },
               );
             }
-            const chunk = await this.decodeInner(bytes[i], inner, options).catch((e) => {
-              throw locate(e, `shard /${key}`, key);
-            });
+            const chunk = await this.decodeInner(group.codec, bytes[i], inner, options).catch(
+              (e) => {
+                throw locate(e, `shard /${key}`, key);
+              },
+            );
             visit(part, chunk);
           }),
         );
@@ -171,13 +195,18 @@ export class ShardedAccess implements ChunkAccess {
   }
 
   /** Decodes an inner chunk, in the worker pool the read names (or the default one), if any. */
-  private decodeInner(bytes: Uint8Array, inner: number, options: AccessOptions): Promise<Chunk> {
+  private decodeInner(
+    codec: ShardingCodec,
+    bytes: Uint8Array,
+    inner: number,
+    options: AccessOptions,
+  ): Promise<Chunk> {
     const pool = this.poolDecoder.poolFor(options);
-    if (!pool) return this.codec.decodeInner(bytes, inner);
-    const decode = (b: Uint8Array) => this.codec.decodeInner(b, inner);
+    if (!pool) return codec.decodeInner(bytes, inner);
+    const decode = (b: Uint8Array) => codec.decodeInner(b, inner);
     return this.poolDecoder.decode(pool, bytes, { signal: options.signal }, decode).catch((e) => {
       if (e instanceof Error && !e.message.startsWith("inner chunk"))
-        e.message = `inner chunk [${this.codec.innerCoords(inner)}]: ${e.message}`;
+        e.message = `inner chunk [${codec.innerCoords(inner)}]: ${e.message}`;
       throw e;
     });
   }
@@ -188,12 +217,11 @@ export class ShardedAccess implements ChunkAccess {
     const covered = new Set(
       group.items.filter((i) => i.part.covers(this.chunkShape, shape)).map((i) => i.inner),
     );
-    for (let inner = 0; inner < this.codec.innerCount; inner++) {
-      const coords = this.codec.innerCoords(inner);
+    const first = group.coords.map((shard, axis) => this.firstInner(shard, axis));
+    for (let inner = 0; inner < group.codec.innerCount; inner++) {
+      const coords = group.codec.innerCoords(inner);
       const inside = coords.every(
-        (c, axis) =>
-          (group.coords[axis] * this.codec.chunksPerShard[axis] + c) * this.chunkShape[axis] <
-          shape[axis],
+        (c, axis) => (first[axis] + c) * this.chunkShape[axis] < shape[axis],
       );
       if (inside && !covered.has(inner)) return false;
     }
@@ -207,15 +235,16 @@ export class ShardedAccess implements ChunkAccess {
   private async storedChunks(
     key: string,
     shard: Uint8Array | undefined,
+    codec: ShardingCodec,
   ): Promise<(Uint8Array | undefined)[]> {
-    const chunks = new Array<Uint8Array | undefined>(this.codec.innerCount).fill(undefined);
+    const chunks = new Array<Uint8Array | undefined>(codec.innerCount).fill(undefined);
     if (!shard) return chunks;
-    const at = this.codec.indexLocation === "start" ? 0 : shard.length - this.codec.indexSize;
+    const at = codec.indexLocation === "start" ? 0 : shard.length - codec.indexSize;
     try {
-      const index = await this.codec.decodeIndex(
-        shard.subarray(Math.max(0, at), Math.max(0, at) + this.codec.indexSize),
+      const index = await codec.decodeIndex(
+        shard.subarray(Math.max(0, at), Math.max(0, at) + codec.indexSize),
       );
-      for (let i = 0; i < this.codec.innerCount; i++) {
+      for (let i = 0; i < codec.innerCount; i++) {
         const entry = index.entry(i, shard.length);
         if (entry) chunks[i] = shard.subarray(entry.offset, entry.offset + entry.nbytes);
       }
@@ -237,21 +266,22 @@ export class ShardedAccess implements ChunkAccess {
     source: WriteSource,
   ): Promise<Uint8Array | undefined> {
     const { dataType, fillValue, shape } = this.io.metadata;
-    const chunks = await this.storedChunks(key, shard);
+    const codec = group.codec;
+    const chunks = await this.storedChunks(key, shard, codec);
     for (const { part, inner } of group.items) {
       const stored = chunks[inner];
       const keep = stored && !part.covers(this.chunkShape, shape);
       const chunk = writableChunk(
-        this.codec.innerSpec,
+        codec.innerSpec,
         this.chunkShape,
-        keep ? await this.codec.decodeInner(stored, inner) : undefined,
+        keep ? await codec.decodeInner(stored, inner) : undefined,
       );
       part.write(chunk, source, dataType);
       chunks[inner] = dataType.isAllFill(chunk.data, fillValue)
         ? undefined
-        : await this.codec.inner.encode(chunk);
+        : await codec.inner.encode(chunk);
     }
-    return this.codec.assemble(chunks);
+    return codec.assemble(chunks);
   }
 
   async writeParts(

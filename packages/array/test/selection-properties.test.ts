@@ -10,7 +10,9 @@ const DTYPES = ["int32", "float64", "uint8", "int64", "bool"] as const;
 /**
  * How chunks are stored: one object per chunk (plain, or gzip-compressed), or sharded: inner
  * chunk by inner chunk with the index at the start or the end, nested sharding, and a gzip
- * after `sharding_indexed` (shards decoded whole).
+ * after `sharding_indexed` (shards decoded whole); or a `rectilinear` grid of chunks of
+ * different shapes, each stored at its own shape, or of shards of different shapes holding
+ * regular inner chunks.
  */
 const LAYOUTS = [
   "plain",
@@ -19,6 +21,8 @@ const LAYOUTS = [
   "shards, index at start",
   "nested shards",
   "shards + gzip",
+  "rectilinear",
+  "rectilinear shards",
 ] as const;
 type Layout = (typeof LAYOUTS)[number];
 
@@ -52,10 +56,44 @@ const setupArb: fc.Arbitrary<Setup> = fc.integer({ min: 1, max: 3 }).chain((ndim
 /** The middle chunk shape of nested sharding. */
 const middleShape = (s: Setup) => s.chunks.map((c, i) => c * s.factor[i]);
 
-/** The chunk grid's shape: the unit of `getBlocks` (shards for sharded layouts). */
+/**
+ * The edge lengths of a rectilinear setup along one axis: chunk lengths alternating between
+ * `chunks[axis]` and `factor[axis]` until they cover the axis, plus one chunk past the end
+ * when the factor is 3 (the grid may overflow the array). With shards: shard lengths
+ * alternating between `factor` and 1 inner chunks.
+ */
+function rectilinearEdges(s: Setup, axis: number): number[] {
+  const c = s.chunks[axis];
+  const [a, b, extra] =
+    s.layout === "rectilinear" ? [c, s.factor[axis], 2] : [c * s.factor[axis], c, 2 * c];
+  const edges: number[] = [];
+  for (let sum = 0; sum < s.shape[axis]; sum += edges[edges.length - 1])
+    edges.push(edges.length % 2 === 0 ? a : b);
+  if (s.factor[axis] === 3) edges.push(extra);
+  return edges;
+}
+
+/** The `chunks` option of a rectilinear setup: the first edge as a run `[V, 1]`, the rest plain. */
+function rectilinearChunks(s: Setup): (number | [number, number])[][] {
+  return s.shape.map((_, axis) =>
+    rectilinearEdges(s, axis).map((e, k): number | [number, number] => (k === 0 ? [e, 1] : e)),
+  );
+}
+
+/** The first element index of each block along an axis (and the end of the last block). */
+function blockStarts(s: Setup, axis: number): number[] {
+  const edges = s.layout.startsWith("rectilinear") ? rectilinearEdges(s, axis) : undefined;
+  const starts = [0];
+  for (let k = 0; starts[starts.length - 1] < s.shape[axis]; k++)
+    starts.push(starts[starts.length - 1] + (edges ? edges[k] : gridShape(s)[axis]));
+  return starts;
+}
+
+/** The chunk grid's shape: the unit of `getBlocks` (shards for sharded layouts; the first chunk of a rectilinear grid). */
 function gridShape(s: Setup): number[] {
-  if (s.layout.startsWith("plain")) return s.chunks;
+  if (s.layout.startsWith("plain") || s.layout === "rectilinear") return s.chunks;
   if (s.layout === "nested shards") return middleShape(s).map((m, i) => m * s.factor[i]);
+  // The first shard of rectilinear shards.
   return middleShape(s);
 }
 
@@ -80,6 +118,10 @@ function layoutOptions(s: Setup): Record<string, unknown> {
       return { chunks: s.chunks, compressors: null };
     case "plain + gzip":
       return { chunks: s.chunks, compressors: [gzip] };
+    case "rectilinear":
+      return { chunks: rectilinearChunks(s), compressors: [gzip] };
+    case "rectilinear shards":
+      return { chunks: s.chunks, shards: rectilinearChunks(s), compressors: null };
     case "shards, index at end":
     case "shards, index at start":
       return {
@@ -127,7 +169,10 @@ async function makeArray(setup: Setup): Promise<{ array: ZarrArray; ref: Referen
     ...layoutOptions(setup),
   });
   // Plain sharding reads inner chunk by inner chunk; codecs around it make shards decode whole.
-  const partial = setup.layout.startsWith("shards, index") || setup.layout === "nested shards";
+  const partial =
+    setup.layout.startsWith("shards, index") ||
+    setup.layout === "nested shards" ||
+    setup.layout === "rectilinear shards";
   expect(array.access === array.io).toBe(!partial);
   const n = setup.shape.reduce((a, b) => a * b, 1);
   const values = Array.from({ length: n }, (_, i) => element(setup.dtype, i));
@@ -316,7 +361,7 @@ describe("selections agree with a naive reference model", () => {
         setupArb.chain((s) =>
           fc.tuple(
             fc.constant(s),
-            fc.tuple(...s.shape.map((n, i) => blockItem(Math.ceil(n / gridShape(s)[i])))),
+            fc.tuple(...s.shape.map((_, i) => blockItem(blockStarts(s, i).length - 1))),
             fc.nat(100),
           ),
         ),
@@ -324,17 +369,17 @@ describe("selections agree with a naive reference model", () => {
           const { array, ref } = await makeArray(setup);
           // The same region as a basic selection of element slices.
           const asSlices = items.map((item, axis) => {
-            const c = gridShape(setup)[axis];
+            const starts = blockStarts(setup, axis);
             const n = setup.shape[axis];
-            const blocks = Math.ceil(n / c);
+            const blocks = starts.length - 1;
             if (item === null) return slice(0, n);
             if (typeof item === "number") {
               const b = item < 0 ? item + blocks : item;
-              return slice(b * c, Math.min((b + 1) * c, n));
+              return slice(starts[b], Math.min(starts[b + 1], n));
             }
             const indices = Reference.axisIndices(slice(item.start, item.stop), blocks).indices;
             if (indices.length === 0) return slice(0, 0);
-            return slice(indices[0] * c, Math.min((indices[indices.length - 1] + 1) * c, n));
+            return slice(starts[indices[0]], Math.min(starts[indices[indices.length - 1] + 1], n));
           });
           const { positions, shape } = ref.orthogonal(asSlices);
           const got = await array.getBlocks(items);

@@ -77,7 +77,7 @@ async function checkEverySelection(array: ZarrArray, shape: number[], values: un
   expect(await read(array.getMask({ data: mask, shape }))).toEqual(ref.read(ref.mask(mask)));
 
   // The last block (shard) along every axis.
-  const grid = array.metadata.chunkGrid.chunkShape;
+  const grid = array.metadata.chunkGrid.chunkShape as readonly number[];
   const blocks = shape.map((n, axis) => Math.ceil(n / grid[axis]) - 1);
   const region = blocks.map((b, axis) => slice(b * grid[axis], shape[axis]));
   expect(await read(array.getBlocks(blocks))).toEqual(ref.read(ref.orthogonal(region).positions));

@@ -1,7 +1,7 @@
-import { formatShape, type Group, type ZarrArray } from "@z/zarr";
+import { arraySummary, type Group, type ZarrArray } from "@z/zarr";
 
 /** The one-line summary of a node used by `tree`. */
 export function nodeSummary(node: ZarrArray | Group): string {
   if (!("shape" in node)) return "";
-  return `${formatShape(node.shape)} ${node.dtype} chunks=${formatShape(node.chunks)}`;
+  return arraySummary(node);
 }

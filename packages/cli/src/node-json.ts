@@ -1,4 +1,4 @@
-import { type Group, ZarrArray } from "@z/zarr";
+import { type Group, type JsonObject, ZarrArray } from "@z/zarr";
 import { dtypeJson, fillValueJson } from "./json-values.js";
 
 /** The fields `info --json` and `tree --json` print for an array (see the CLI README). */
@@ -11,8 +11,10 @@ export interface ArrayJson {
   path: string;
   /** The shape. */
   shape: number[];
-  /** The chunk shape (the inner chunks of a sharded array). */
+  /** The chunk shape (the inner chunks of a sharded array; the largest chunk of a `rectilinear` grid). */
   chunks: number[];
+  /** The chunk grid's metadata, for grids other than `regular`. */
+  chunk_grid?: JsonObject;
   /** The shard shape of a sharded array, else null. */
   shards: number[] | null;
   /** The v3 data_type, or the v2 type string (as `zarr get --json` prints it). */
@@ -40,6 +42,7 @@ export function arrayJson(array: ZarrArray): ArrayJson {
     path: `/${array.path}`,
     shape: [...array.shape],
     chunks: [...info.chunks],
+    ...(info.chunkGrid ? { chunk_grid: info.chunkGrid } : {}),
     shards: info.shards ? [...info.shards] : null,
     dtype: dtypeJson(array),
     fill_value: fillValueJson(array),

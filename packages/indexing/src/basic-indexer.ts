@@ -1,4 +1,5 @@
 import { type Chunk, type Container, cOrderStrides, copyStrided, type DataType } from "@z/metadata";
+import type { ChunkLayout } from "./chunk-layout.js";
 import { chunkView, copyChunkToOutput, fillRegion, outputView, projectionShape } from "./copy.js";
 import type { ChunkPart, Indexer, WriteSource } from "./indexer.js";
 import {
@@ -27,7 +28,7 @@ export class BasicIndexer implements Indexer {
   constructor(
     selection: BasicSelection,
     arrayShape: readonly number[],
-    private readonly chunkShape: readonly number[],
+    private readonly layout: ChunkLayout,
   ) {
     this.dims = normalizeSelection(selection, arrayShape);
     this.shape = selectionShape(this.dims);
@@ -35,13 +36,13 @@ export class BasicIndexer implements Indexer {
   }
 
   *parts(): Iterable<ChunkPart> {
-    for (const projection of chunkProjections(this.dims, this.chunkShape)) {
+    for (const projection of chunkProjections(this.dims, this.layout)) {
       yield new BasicPart(projection, this.dims, this.outStride);
     }
   }
 
   partCount(): number {
-    return countChunkProjections(this.dims, this.chunkShape);
+    return countChunkProjections(this.dims, this.layout);
   }
 }
 
@@ -81,8 +82,8 @@ class BasicPart implements ChunkPart {
     copyStrided(from, target, region, dataType.lanes);
   }
 
-  covers(chunkShape: readonly number[], arrayShape: readonly number[]): boolean {
-    return coversChunk(this.projection, chunkShape, arrayShape);
+  covers(layout: ChunkLayout, arrayShape: readonly number[]): boolean {
+    return coversChunk(this.projection, layout, arrayShape);
   }
 
   inOrder(): boolean {

@@ -1,4 +1,5 @@
 import { BasicIndexer } from "./basic-indexer.js";
+import { type ChunkLayout, chunkAxes } from "./chunk-layout.js";
 import { BoundsError, SelectionError } from "./errors.js";
 import type { SelectionItem } from "./selection.js";
 import { isSlice, resolveSlice, type Slice, slice } from "./slice.js";
@@ -10,16 +11,18 @@ export type BlockItem = number | Slice | null;
  * The indexer of a block selection (zarr-python's `get_block_selection`, `arr.blocks[...]`):
  * items select whole chunks by their grid index, and the result covers those chunks (clipped
  * at the array's edge). An integer keeps its axis, unlike a basic selection.
- * `blockShape` is the grid the block indices count (the metadata's chunk grid: shards for a
- * sharded array); `chunkShape` the grid reads and writes are projected onto.
+ * `blocks` is the grid the block indices count (the metadata's chunk grid: shards for a
+ * sharded array); `layout` the grid reads and writes are projected onto. Either may be a
+ * plain chunk shape or per-axis {@link ChunkLayout} boundaries (a `rectilinear` grid).
  * @throws BoundsError for a chunk index outside the grid; SelectionError for a step other than 1
  */
 export function blockIndexer(
   selection: readonly BlockItem[] | BlockItem,
   arrayShape: readonly number[],
-  blockShape: readonly number[],
-  chunkShape: readonly number[] = blockShape,
+  blocks: ChunkLayout,
+  layout: ChunkLayout = blocks,
 ): BasicIndexer {
+  const blockAxes = chunkAxes(blocks);
   const items = Array.isArray(selection) ? selection : [selection as BlockItem];
   if (items.length > arrayShape.length) {
     throw new SelectionError(
@@ -27,7 +30,8 @@ export function blockIndexer(
     );
   }
   const basic: SelectionItem[] = arrayShape.map((length, axis) => {
-    const blocks = Math.ceil(length / blockShape[axis]);
+    const grid = blockAxes[axis];
+    const blocks = grid.count(length);
     const item = items[axis] ?? null;
     let first: number;
     let last: number;
@@ -55,7 +59,8 @@ export function blockIndexer(
         `Axis ${axis}: cannot select blocks with ${String(item)}; use an integer, slice() or null`,
       );
     }
-    return slice(first * blockShape[axis], Math.min(last * blockShape[axis], length));
+    if (first >= last) return slice(0, 0);
+    return slice(grid.start(first), Math.min(grid.start(last - 1) + grid.size(last - 1), length));
   });
-  return new BasicIndexer(basic, arrayShape, chunkShape);
+  return new BasicIndexer(basic, arrayShape, layout);
 }

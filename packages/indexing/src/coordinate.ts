@@ -1,4 +1,5 @@
-import type { Chunk, Container, DataType } from "@z/metadata";
+import type { Chunk, ChunkAxis, Container, DataType } from "@z/metadata";
+import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import { SelectionError } from "./errors.js";
 import { type IndexArray, type Mask, maskCoordinates, resolveIndexArray } from "./index-arrays.js";
 import type { ChunkPart, Indexer, WriteSource } from "./indexer.js";
@@ -17,13 +18,15 @@ export class CoordinateIndexer implements Indexer {
   readonly shape: readonly number[];
   /** Point coordinates, one list per axis. */
   private readonly points: Int32Array[];
+  private readonly chunkAxes: ChunkAxis[];
 
   /** @throws BoundsError, SelectionError */
   constructor(
     selection: CoordinateSelection | { coordinates: Int32Array[] },
     arrayShape: readonly number[],
-    private readonly chunkShape: readonly number[],
+    layout: ChunkLayout,
   ) {
+    this.chunkAxes = chunkAxes(layout);
     if ("coordinates" in selection) {
       this.points = selection.coordinates;
     } else {
@@ -58,12 +61,12 @@ export class CoordinateIndexer implements Indexer {
   static fromMask(
     mask: Mask,
     arrayShape: readonly number[],
-    chunkShape: readonly number[],
+    layout: ChunkLayout,
   ): CoordinateIndexer {
     return new CoordinateIndexer(
       { coordinates: maskCoordinates(mask, arrayShape) },
       arrayShape,
-      chunkShape,
+      layout,
     );
   }
 
@@ -74,7 +77,7 @@ export class CoordinateIndexer implements Indexer {
     for (let p = 0; p < n; p++) {
       const coords = new Array<number>(ndim);
       for (let axis = 0; axis < ndim; axis++)
-        coords[axis] = Math.floor(this.points[axis][p] / this.chunkShape[axis]);
+        coords[axis] = this.chunkAxes[axis].chunkOf(this.points[axis][p]);
       const key = coords.join(",");
       let group = groups.get(key);
       if (!group) groups.set(key, (group = { coords, positions: [] }));
@@ -94,7 +97,8 @@ export class CoordinateIndexer implements Indexer {
       const inChunk = new Int32Array(positions.length * ndim);
       positions.forEach((p, i) => {
         for (let axis = 0; axis < ndim; axis++) {
-          inChunk[i * ndim + axis] = this.points[axis][p] - coords[axis] * this.chunkShape[axis];
+          inChunk[i * ndim + axis] =
+            this.points[axis][p] - this.chunkAxes[axis].start(coords[axis]);
         }
       });
       yield new PointsPart(coords, inChunk, Int32Array.from(positions));
@@ -157,17 +161,19 @@ class PointsPart implements ChunkPart {
     }
   }
 
-  covers(chunkShape: readonly number[], arrayShape: readonly number[]): boolean {
+  covers(layout: ChunkLayout, arrayShape: readonly number[]): boolean {
     const ndim = this.coords.length;
+    const axes = chunkAxes(layout);
+    const sizes = axes.map((a, axis) => a.size(this.coords[axis]));
     let inside = 1;
     for (let axis = 0; axis < ndim; axis++) {
-      inside *= Math.min(chunkShape[axis], arrayShape[axis] - this.coords[axis] * chunkShape[axis]);
+      inside *= elementsInside(axes[axis], this.coords[axis], arrayShape[axis]);
     }
     const distinct = new Set<number>();
     for (let p = 0; p < this.positions.length; p++) {
       let flat = 0;
       for (let axis = 0; axis < ndim; axis++)
-        flat = flat * chunkShape[axis] + this.inChunk[p * ndim + axis];
+        flat = flat * sizes[axis] + this.inChunk[p * ndim + axis];
       distinct.add(flat);
     }
     return distinct.size === inside;

@@ -6,6 +6,7 @@
 export { copyStrided, type StridedView } from "@z/metadata";
 export * from "./basic-indexer.js";
 export * from "./block.js";
+export * from "./chunk-layout.js";
 export * from "./coordinate.js";
 export * from "./copy.js";
 export * from "./errors.js";

@@ -1,4 +1,5 @@
 import type { Chunk, Container, DataType } from "@z/metadata";
+import type { ChunkLayout } from "./chunk-layout.js";
 
 /** A value to write into a selection: a scalar for every element, or a chunk of the selection's shape. */
 export type WriteSource = { scalar: unknown } | { chunk: Chunk };
@@ -19,9 +20,9 @@ export interface ChunkPart {
   write(chunk: Chunk, source: WriteSource, dataType: DataType): void;
   /**
    * Whether the part covers every element of its chunk inside the array, so a write can
-   * replace the chunk without reading it.
+   * replace the chunk without reading it. `layout` is the grid the part was projected onto.
    */
-  covers(chunkShape: readonly number[], arrayShape: readonly number[]): boolean;
+  covers(layout: ChunkLayout, arrayShape: readonly number[]): boolean;
   /**
    * Whether the part takes the elements of its chunk in the chunk's own order (every axis
    * forward from index 0), so a result covering the whole chunk is the chunk itself. Reversed

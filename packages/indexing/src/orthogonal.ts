@@ -1,4 +1,6 @@
+import type { ChunkAxis } from "@z/metadata";
 import { type Chunk, type Container, cOrderStrides, type DataType } from "@z/metadata";
+import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import { SelectionError } from "./errors.js";
 import { copyByOffsets, forEachOffset, scaled } from "./gather.js";
 import {
@@ -42,11 +44,11 @@ function normalizeAxis(item: OrthogonalItem, length: number, axis: number): Axis
   );
 }
 
-function groupAxis(selection: Axis, chunkSize: number): AxisGroup[] {
+function groupAxis(selection: Axis, chunkAxis: ChunkAxis): AxisGroup[] {
   if (selection.kind !== "array") {
     const basic =
       selection.kind === "int" ? { kind: "int" as const, index: selection.index } : selection;
-    return projectAxis(basic, chunkSize).map((p) => ({
+    return projectAxis(basic, chunkAxis).map((p) => ({
       chunk: p.chunk,
       inChunk: Int32Array.from({ length: p.count }, (_, k) => p.start + k * p.step),
       outPos: Int32Array.from({ length: p.count }, (_, k) =>
@@ -56,10 +58,10 @@ function groupAxis(selection: Axis, chunkSize: number): AxisGroup[] {
   }
   const byChunk = new Map<number, { inChunk: number[]; outPos: number[] }>();
   selection.indices.forEach((index, position) => {
-    const chunk = Math.floor(index / chunkSize);
+    const chunk = chunkAxis.chunkOf(index);
     let group = byChunk.get(chunk);
     if (!group) byChunk.set(chunk, (group = { inChunk: [], outPos: [] }));
-    group.inChunk.push(index - chunk * chunkSize);
+    group.inChunk.push(index - chunkAxis.start(chunk));
     group.outPos.push(position);
   });
   return [...byChunk]
@@ -84,13 +86,15 @@ export class OrthogonalIndexer implements Indexer {
   private readonly outStride: number[];
   /** Output stride per array axis (0 for integer-selected axes). */
   private readonly axisOutStride: number[];
+  private readonly chunkAxes: ChunkAxis[];
 
   /** @throws BoundsError, SelectionError */
   constructor(
     selection: readonly OrthogonalItem[] | OrthogonalItem,
     arrayShape: readonly number[],
-    private readonly chunkShape: readonly number[],
+    layout: ChunkLayout,
   ) {
+    this.chunkAxes = chunkAxes(layout);
     // A plain array is always the list of per-axis items: `[[0, 2]]` selects indices 0 and 2
     // of axis 0, while `[0, 2]` is the integer 0 on axis 0 and 2 on axis 1.
     const items = Array.isArray(selection) ? selection : [selection];
@@ -111,7 +115,7 @@ export class OrthogonalIndexer implements Indexer {
   }
 
   *parts(): Iterable<ChunkPart> {
-    const perAxis = this.axes.map((a, axis) => groupAxis(a, this.chunkShape[axis]));
+    const perAxis = this.axes.map((a, axis) => groupAxis(a, this.chunkAxes[axis]));
     if (perAxis.some((groups) => groups.length === 0)) return;
     const pick = new Array<number>(perAxis.length).fill(0);
     for (;;) {
@@ -129,7 +133,7 @@ export class OrthogonalIndexer implements Indexer {
   }
 
   partCount(): number {
-    return this.axes.reduce((n, a, axis) => n * groupAxis(a, this.chunkShape[axis]).length, 1);
+    return this.axes.reduce((n, a, axis) => n * groupAxis(a, this.chunkAxes[axis]).length, 1);
   }
 }
 
@@ -187,9 +191,10 @@ class OrthogonalPart implements ChunkPart {
     );
   }
 
-  covers(chunkShape: readonly number[], arrayShape: readonly number[]): boolean {
+  covers(layout: ChunkLayout, arrayShape: readonly number[]): boolean {
+    const axes = chunkAxes(layout);
     return this.groups.every((g, axis) => {
-      const inside = Math.min(chunkShape[axis], arrayShape[axis] - g.chunk * chunkShape[axis]);
+      const inside = elementsInside(axes[axis], g.chunk, arrayShape[axis]);
       return new Set(g.inChunk).size === inside;
     });
   }

@@ -1,3 +1,5 @@
+import { type ChunkAxis, ChunkGridError } from "@z/metadata";
+import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import type { AxisSelection } from "./selection.js";
 
 /** Which elements of one chunk, along one axis, a selection takes, and where they go. */
@@ -19,17 +21,28 @@ export interface AxisProjection {
  * selection walks them (so reversed slices visit chunks backwards) and skipping chunks a
  * large step jumps over.
  */
-export function projectAxis(selection: AxisSelection, chunkSize: number): AxisProjection[] {
+export function projectAxis(
+  selection: AxisSelection,
+  chunkAxis: number | ChunkAxis,
+): AxisProjection[] {
+  const [axis] = chunkAxes([chunkAxis]);
   if (selection.kind === "int") {
-    const chunk = Math.floor(selection.index / chunkSize);
-    return [{ chunk, start: selection.index - chunk * chunkSize, step: 1, count: 1, outStart: 0 }];
+    const chunk = axis.chunkOf(selection.index);
+    return [{ chunk, start: selection.index - axis.start(chunk), step: 1, count: 1, outStart: 0 }];
   }
   const { start, step, count } = selection;
   const out: AxisProjection[] = [];
   for (let k = 0; k < count; ) {
     const index = start + k * step;
-    const chunk = Math.floor(index / chunkSize);
-    const chunkStart = chunk * chunkSize;
+    const chunk = axis.chunkOf(index);
+    const chunkStart = axis.start(chunk);
+    const chunkSize = axis.size(chunk);
+    // A grid whose answers disagree would otherwise make no progress here.
+    if (!(index >= chunkStart && index < chunkStart + chunkSize)) {
+      throw new ChunkGridError(
+        `The chunk grid puts element ${index} in chunk ${chunk}, which covers ${chunkStart}..${chunkStart + chunkSize - 1}`,
+      );
+    }
     // The last k whose index still falls in this chunk.
     const last =
       step > 0
@@ -56,9 +69,9 @@ export interface ChunkProjection {
  */
 export function* chunkProjections(
   selection: readonly AxisSelection[],
-  chunkShape: readonly number[],
+  layout: ChunkLayout,
 ): Generator<ChunkProjection> {
-  const perAxis = selection.map((s, axis) => projectAxis(s, chunkShape[axis]));
+  const perAxis = selection.map((s, axis) => projectAxis(s, layout[axis]));
   if (perAxis.some((list) => list.length === 0)) return;
   const ndim = perAxis.length;
   const pick = new Array<number>(ndim).fill(0);
@@ -77,11 +90,11 @@ export function* chunkProjections(
 /** The number of chunks a selection touches. */
 export function countChunkProjections(
   selection: readonly AxisSelection[],
-  chunkShape: readonly number[],
+  layout: ChunkLayout,
 ): number {
   let n = 1;
   selection.forEach((s, axis) => {
-    n *= projectAxis(s, chunkShape[axis]).length;
+    n *= projectAxis(s, layout[axis]).length;
   });
   return n;
 }
@@ -92,11 +105,12 @@ export function countChunkProjections(
  */
 export function coversChunk(
   projection: ChunkProjection,
-  chunkShape: readonly number[],
+  layout: ChunkLayout,
   arrayShape: readonly number[],
 ): boolean {
+  const axes = chunkAxes(layout);
   return projection.axes.every((a, axis) => {
-    const inside = Math.min(chunkShape[axis], arrayShape[axis] - a.chunk * chunkShape[axis]);
+    const inside = elementsInside(axes[axis], a.chunk, arrayShape[axis]);
     if (a.count !== inside) return false;
     return inside === 1 || Math.abs(a.step) === 1;
   });

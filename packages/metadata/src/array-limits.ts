@@ -22,14 +22,14 @@ function innerChunkShape(codecs: readonly (NamedConfig | JsonValue)[]): number[]
 }
 
 /**
- * The shape of the unit that is decoded at once: the chunk, or for a sharded array the
+ * The shape of the unit that is decoded at once: the (largest) chunk, or for a sharded array the
  * innermost chunk shape of its `sharding_indexed` codec (shards are read piece by piece).
  */
 export function decodedChunkShape(
   chunkGrid: ChunkGrid,
   codecs: readonly NamedConfig[],
 ): readonly number[] {
-  return innerChunkShape(codecs) ?? chunkGrid.chunkShape;
+  return innerChunkShape(codecs) ?? chunkGrid.maxChunkShape;
 }
 
 /**

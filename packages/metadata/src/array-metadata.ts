@@ -139,6 +139,7 @@ export function parseArrayMetadataV3(json: JsonValue, where = "zarr.json"): Arra
     shape.length,
     where,
   );
+  chunkGrid.checkArrayShape(shape, where);
   const chunkKeyEncoding = resolveChunkKeyEncoding(
     parseNamedConfig(requireField(doc, "chunk_key_encoding", where), `${where} chunk_key_encoding`),
   );

@@ -63,3 +63,13 @@ export class FillValueError extends MetadataError {
 export class UnsupportedExtensionError extends MetadataError {
   override name = "UnsupportedExtensionError";
 }
+
+/**
+ * A chunk grid that does not fit an array or an operation: edge lengths that do not cover the
+ * array's shape, a resize beyond them, or a feature that needs chunks of one shape (sharding,
+ * Zarr v2) used with chunks of different shapes.
+ * @category Errors
+ */
+export class ChunkGridError extends MetadataError {
+  override name = "ChunkGridError";
+}

@@ -5,6 +5,7 @@
  */
 export * from "./array-limits.js";
 export * from "./array-metadata.js";
+export * from "./chunk-axis.js";
 export * from "./chunk-grid.js";
 export * from "./chunk-key.js";
 export * from "./dtype/base64.js";
@@ -37,5 +38,6 @@ export * from "./group-metadata.js";
 export * from "./json.js";
 export * from "./json-check.js";
 export * from "./limits.js";
+export * from "./rectilinear-grid.js";
 export * from "./v2.js";
 export * from "./validate.js";

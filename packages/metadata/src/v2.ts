@@ -1,7 +1,7 @@
 import { checkArrayLimits } from "./array-limits.js";
 import type { ArrayMetadata, V2ArrayDetails } from "./array-metadata.js";
 import { withWhere } from "./array-metadata.js";
-import { RegularChunkGrid, validateChunkShape } from "./chunk-grid.js";
+import { RegularChunkGrid, uniformChunkShape, validateChunkShape } from "./chunk-grid.js";
 import { V2ChunkKeyEncoding } from "./chunk-key.js";
 import { resolveDataTypeV2 } from "./dtype/registry.js";
 import type { DataType, Endian } from "./dtype/types.js";
@@ -165,7 +165,7 @@ export function arrayMetadataToV2Json(meta: ArrayMetadata): JsonObject {
   if (!v2)
     throw new MetadataError("These array metadata are v3; convert them with convertToV2() first");
   const doc: JsonObject = {
-    chunks: [...meta.chunkGrid.chunkShape],
+    chunks: [...uniformChunkShape(meta.chunkGrid, "Zarr v2 metadata")],
     compressor: v2.compressor,
     dtype: v2.dtype,
     fill_value: meta.fillValueJson,

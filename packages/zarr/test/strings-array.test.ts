@@ -198,7 +198,7 @@ describe("every selection mode and sharding work on strings", () => {
       const masked = grid.filter((_, i) => (Math.floor(i / cols) + (i % cols)) % 4 === 0);
       expect((await arr.getMask(mask)).data).toEqual(masked);
       // Blocks are the chunk grid's cells: shards when the array is sharded.
-      const [bh, bw] = arr.metadata.chunkGrid.chunkShape;
+      const [bh, bw] = arr.metadata.chunkGrid.chunkShape as readonly number[];
       const block: string[] = [];
       for (let r = bh; r < Math.min(2 * bh, rows); r++)
         for (let c = bw; c < Math.min(2 * bw, cols); c++) block.push(at(r, c));
@@ -234,7 +234,7 @@ describe("every selection mode and sharding work on strings", () => {
       );
       await arr.setMask(mask, ["m0", "m1"]);
       [expected[2 * cols + 0], expected[2 * cols + 1]] = ["m0", "m1"];
-      const [bh, bw] = arr.metadata.chunkGrid.chunkShape;
+      const [bh, bw] = arr.metadata.chunkGrid.chunkShape as readonly number[];
       const lastRow = Math.ceil(rows / bh) - 1;
       const cells: number[] = [];
       for (let r = lastRow * bh; r < rows; r++)

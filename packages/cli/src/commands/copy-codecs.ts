@@ -5,6 +5,7 @@ import {
   type NamedConfig,
   namedConfigToJson,
   ShardingCodec,
+  uniformChunkShape,
   type ZarrArray,
 } from "@z/zarr";
 
@@ -118,7 +119,7 @@ function levelOf(pipeline: CodecPipeline): Level {
 export function storedLayoutOf(array: ZarrArray): StoredLayout {
   const shards: ShardLevel[] = [];
   let pipeline = array.io.pipeline;
-  let shape = [...array.metadata.chunkGrid.chunkShape];
+  let shape = [...uniformChunkShape(array.metadata.chunkGrid, `zarr copy of /${array.path}`)];
   for (;;) {
     const codec = pipeline.arrayToBytes.codec;
     if (!(codec instanceof ShardingCodec)) break;
