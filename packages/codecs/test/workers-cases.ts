@@ -48,6 +48,34 @@ const wave = (i: number) => 1000 + Math.sin(i / 7) * 15;
 const RECIPES: Recipe[] = [
   { label: "bytes int32", codecs: [bytesLE], dtype: "int32", value: ramp },
   {
+    label: "bitround float32",
+    codecs: [named("bitround", { keepbits: 10 }), bytesLE],
+    dtype: "float32",
+    value: wave,
+  },
+  {
+    label: "reshape",
+    codecs: [named("reshape", { shape: [-1] }), bytesLE],
+    dtype: "int32",
+    value: ramp,
+  },
+  {
+    label: "scale_offset + cast_value",
+    codecs: [
+      named("scale_offset", { offset: 900, scale: 2 }),
+      named("cast_value", { data_type: "int16", rounding: "nearest-even" }),
+      bytesLE,
+    ],
+    dtype: "float64",
+    value: (i) => 900 + (i % 1000) / 2,
+  },
+  {
+    label: "packbits int4",
+    codecs: [named("packbits")],
+    dtype: "int4",
+    value: (i) => (i % 16) - 8,
+  },
+  {
     label: "bytes big-endian float64",
     codecs: [named("bytes", { endian: "big" })],
     dtype: "float64",
