@@ -1,7 +1,14 @@
 import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import { type Complex, Complex64Array, complex64, complex128, isComplex } from "./complex.js";
+import {
+  type Complex,
+  Complex64Array,
+  complex64,
+  complex128,
+  complexParts,
+  isComplex,
+} from "./complex.js";
 import { MiniFloatCodec, noV2Form, sameStoredFloat } from "./minifloat.js";
 import { type MiniFloatFormat, miniFloatFormats } from "./minifloat-format.js";
 import { floatToJson } from "./numeric.js";
@@ -91,21 +98,7 @@ export class ComplexMiniFloatType implements DataType<Complex, Complex64Array> {
    * part type, and refused (a {@link ValueTypeError}) where the part type cannot hold it.
    */
   coerce(value: unknown): Complex {
-    let re: unknown;
-    let im: unknown = 0;
-    if (typeof value === "number") re = value;
-    else if (typeof value === "bigint") re = Number(value);
-    else if (typeof value === "boolean") re = value ? 1 : 0;
-    else if (Array.isArray(value) && value.length === 2) [re, im] = value;
-    else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      re = (value as Complex).re;
-      im = (value as Complex).im;
-    } else {
-      throw new ValueTypeError(value, this.name, "expected {re, im}, [re, im] or a number");
-    }
-    if (typeof re !== "number" || typeof im !== "number") {
-      throw new ValueTypeError(value, this.name, "the real and imaginary parts must be numbers");
-    }
+    const { re, im } = complexParts(value, this.name);
     const checkedRe = this.part.check(re);
     const checkedIm = this.part.check(im);
     if (typeof checkedRe === "string")

@@ -201,21 +201,7 @@ class ComplexType implements DataType<Complex, ComplexContainer> {
    * `complex64` part too large for float32, is a {@link ValueTypeError}.
    */
   coerce(value: unknown): Complex {
-    let re: unknown;
-    let im: unknown = 0;
-    if (typeof value === "number") re = value;
-    else if (typeof value === "bigint") re = Number(value);
-    else if (typeof value === "boolean") re = value ? 1 : 0;
-    else if (Array.isArray(value) && value.length === 2) [re, im] = value;
-    else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      re = (value as Complex).re;
-      im = (value as Complex).im;
-    } else {
-      throw new ValueTypeError(value, this.name, "expected {re, im}, [re, im] or a number");
-    }
-    if (typeof re !== "number" || typeof im !== "number") {
-      throw new ValueTypeError(value, this.name, "the real and imaginary parts must be numbers");
-    }
+    const { re, im } = complexParts(value, this.name);
     if (this.partSize === 4 && (overflowsFloat32(re) || overflowsFloat32(im))) {
       throw new ValueTypeError(value, this.name, "a part is beyond the largest float32");
     }
@@ -270,3 +256,27 @@ export const complex128: DataType<Complex, Complex128Array> = new ComplexType(
   "complex128",
   16,
 ) as DataType<Complex, Complex128Array>;
+
+/**
+ * The number parts of a complex value as users write it: `{re, im}`, `[re, im]`, or a real
+ * number, bigint or boolean (imaginary part 0).
+ * @throws ValueTypeError for anything else, naming the data type
+ */
+export function complexParts(value: unknown, dataType: string): Complex {
+  let re: unknown;
+  let im: unknown = 0;
+  if (typeof value === "number") re = value;
+  else if (typeof value === "bigint") re = Number(value);
+  else if (typeof value === "boolean") re = value ? 1 : 0;
+  else if (Array.isArray(value) && value.length === 2) [re, im] = value;
+  else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    re = (value as Complex).re;
+    im = (value as Complex).im;
+  } else {
+    throw new ValueTypeError(value, dataType, "expected {re, im}, [re, im] or a number");
+  }
+  if (typeof re !== "number" || typeof im !== "number") {
+    throw new ValueTypeError(value, dataType, "the real and imaginary parts must be numbers");
+  }
+  return { re, im };
+}
