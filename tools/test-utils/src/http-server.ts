@@ -55,6 +55,12 @@ export interface TestHttpServerOptions {
   delayMs?: number;
   /** Answer HEAD with 405, as some object stores and proxies do. */
   refuseHead?: boolean;
+  /**
+   * Serve other origins (browsers): every answer allows any origin and exposes the range
+   * headers; `OPTIONS` preflights are answered (and recorded, so tests can count them) without
+   * a cache lifetime, so every request that needs one gets one.
+   */
+  cors?: boolean;
 }
 
 /** A running test server. */
@@ -74,6 +80,19 @@ export interface TestHttpServer {
   /** Closes the server and every open connection. */
   stop(): Promise<void>;
 }
+
+/** What a CORS-enabled test server sends with every answer. */
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Content-Range, Content-Length, ETag, Accept-Ranges",
+};
+/** The answer to a preflight: everything allowed, nothing cached. */
+const CORS_PREFLIGHT_HEADERS = {
+  "Access-Control-Allow-Methods": "GET, HEAD, PUT, DELETE",
+  "Access-Control-Allow-Headers": "Range, If-Match, If-None-Match, Content-Type, Authorization",
+  "Access-Control-Max-Age": "0",
+  "Content-Length": 0,
+};
 
 /** A strong ETag from a file's bytes. */
 function etagOf(bytes: Uint8Array): string {
@@ -179,10 +198,12 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
       const sent = body && method !== "HEAD" ? body : undefined;
       record.bytes += sent?.length ?? 0;
       bytesSent += sent?.length ?? 0;
-      response.writeHead(status, { "Accept-Ranges": "bytes", ...headers });
+      const cors = options.cors ? CORS_HEADERS : {};
+      response.writeHead(status, { "Accept-Ranges": "bytes", ...cors, ...headers });
       response.end(sent);
     };
 
+    if (options.cors && method === "OPTIONS") return finish(204, CORS_PREFLIGHT_HEADERS);
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     if (options.dropNext && options.dropNext > 0) {
       options.dropNext--;
