@@ -24,9 +24,9 @@ import { describe, expect, it } from "vitest";
 import { decodeLz4Block } from "../src/compressors/lz4-block.js";
 import { xxhash64 } from "../src/compressors/xxhash64.js";
 import { withContentSize, type ZstdFrame, zstdLayout } from "../src/compressors/zstd-frame.js";
+import * as nodeInflate from "../src/platform/inflate.node.js";
 // The browser inflate itself (inflate.browser.ts only loads it on first use).
 import * as browserInflate from "../src/platform/inflate-impl.browser.js";
-import * as nodeInflate from "../src/platform/inflate.node.js";
 
 /** Smooth float32 data (a sine), the kind compressors see in arrays. */
 function smooth(n: number, seed = 1): Uint8Array {
@@ -149,7 +149,10 @@ describe("gzip", () => {
     }
     // Deterministic: equal data, equal bytes.
     expect(
-      same(await new GzipCodec(5).encode(data), await new GzipCodec(5).encode(Uint8Array.from(data))),
+      same(
+        await new GzipCodec(5).encode(data),
+        await new GzipCodec(5).encode(Uint8Array.from(data)),
+      ),
     ).toBe(true);
   });
 
@@ -241,9 +244,7 @@ describe("zlib", () => {
       for (const n of SIZES) {
         const data = smooth(n);
         const encoded = await codec.encode(data);
-        expect(same(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(
-          true,
-        );
+        expect(same(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(true);
         expect(same(inflateSync(encoded), data)).toBe(true);
       }
     }

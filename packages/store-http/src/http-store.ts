@@ -26,13 +26,13 @@ import {
 } from "./body.js";
 import { conditionFailure, conditionHeaders, isConditional, versionOf } from "./conditional.js";
 import { HttpError, redactUrl } from "./http-error.js";
+import { KnownSizes } from "./known-sizes.js";
 import { Limiter } from "./limiter.js";
 import {
   type HttpStoreOptions,
   type ResolvedHttpStoreOptions,
   resolveHttpOptions,
 } from "./options.js";
-import { KnownSizes } from "./known-sizes.js";
 import { type ContentRange, isEmptyRange, parseContentRange, rangeHeader } from "./range-header.js";
 import { attemptSignal, backoffDelay, retryAfterDelay, sleep } from "./retry.js";
 import { keyUrl, splitBaseUrl } from "./url.js";

@@ -1,8 +1,8 @@
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import { formatValue } from "@z/metadata";
 import { CodecConfigError } from "../errors.js";
-import type { BytesDecodeOptions, BytesToBytesCodec, CodecContext } from "../types.js";
 import { lazily } from "../lazy.js";
+import type { BytesDecodeOptions, BytesToBytesCodec, CodecContext } from "../types.js";
 import { BLOSC_CNAMES, type BloscCname } from "./header.js";
 
 /** The compressors (blosclz, lz4, lz4hc, snappy, zlib, zstd), loaded on the first write. */

@@ -6,5 +6,5 @@ export {
   type BloscShuffleName,
 } from "./codec.js";
 export type { BloscCompressOptions } from "./compress.js";
-export { bloscCompress, bloscDecompress } from "./lazy-functions.js";
 export { BLOSC_CNAMES, type BloscCname, type BloscHeader, readBloscHeader } from "./header.js";
+export { bloscCompress, bloscDecompress } from "./lazy-functions.js";

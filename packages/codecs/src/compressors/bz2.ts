@@ -1,7 +1,7 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
+import { importBzip2 } from "#wasm-libraries";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
-import { importBzip2 } from "#wasm-libraries";
 import { decodeLimit, integerOption, messageOf } from "./options.js";
 
 const NAME = "numcodecs.bz2";

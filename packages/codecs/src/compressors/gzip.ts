@@ -1,7 +1,7 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { gunzipBounded } from "#inflate";
-import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { lazily } from "../lazy.js";
+import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { decodeLimit, integerOption } from "./options.js";
 
 /** The encoder (pako, driven as CPython drives zlib), loaded on the first write. */

@@ -1,9 +1,9 @@
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import { formatValue } from "@z/metadata";
+import { importLzma } from "#wasm-libraries";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { isXz, type LzmaLayout, lzma2Layout, xzLayout } from "./lzma-layout.js";
-import { importLzma } from "#wasm-libraries";
 import { decodeLimit, messageOf } from "./options.js";
 
 const NAME = "numcodecs.lzma";

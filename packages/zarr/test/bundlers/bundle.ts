@@ -94,7 +94,7 @@ async function buildWithWebpack(entry: string, outDir: string): Promise<BuiltApp
 }
 
 function page(script: string, type = "module"): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><script type="${type}" src="${script}"></script></head><body></body></html>\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="${type}" src="${script}"></script></head><body></body></html>\n`;
 }
 
 /** Total bytes and gzipped bytes (level 9, as servers send them) of a list of files. */

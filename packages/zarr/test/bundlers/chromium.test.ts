@@ -24,7 +24,10 @@ const ARRAYS: Record<string, object> = {
   zstd: { compressors: [{ name: "zstd", configuration: { level: 3, checksum: false } }] },
   blosc: {
     compressors: [
-      { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 2 } },
+      {
+        name: "blosc",
+        configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 2 },
+      },
     ],
   },
   sharded: { shards: [6, 5], compressors: [{ name: "gzip", configuration: { level: 1 } }] },
@@ -98,7 +101,9 @@ describe.skipIf(!canRun)("apps that import @z/zarr, built with each bundler's de
       page.on("pageerror", (e) => errors.push(e.message));
       try {
         await page.goto(url);
-        await page.waitForFunction(() => typeof (window as { __read?: unknown }).__read === "function");
+        await page.waitForFunction(
+          () => typeof (window as { __read?: unknown }).__read === "function",
+        );
         for (const name of Object.keys(ARRAYS)) {
           data.reset();
           const result = await page.evaluate(
