@@ -24,8 +24,9 @@ import { describe, expect, it } from "vitest";
 import { decodeLz4Block } from "../src/compressors/lz4-block.js";
 import { xxhash64 } from "../src/compressors/xxhash64.js";
 import { withContentSize, type ZstdFrame, zstdLayout } from "../src/compressors/zstd-frame.js";
-import * as browserInflate from "../src/platform/inflate.browser.js";
 import * as nodeInflate from "../src/platform/inflate.node.js";
+// The browser inflate itself (inflate.browser.ts only loads it on first use).
+import * as browserInflate from "../src/platform/inflate-impl.browser.js";
 
 /** Smooth float32 data (a sine), the kind compressors see in arrays. */
 function smooth(n: number, seed = 1): Uint8Array {
@@ -123,15 +124,15 @@ describe("gzip", () => {
       const codec = new GzipCodec(level);
       for (const n of SIZES) {
         const data = smooth(n);
-        const encoded = codec.encode(data);
-        expect(same(codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(true);
-        expect(same(codec.decode(encoded, { maxSize: n + 10 }), data)).toBe(true);
+        const encoded = await codec.encode(data);
+        expect(same(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(true);
+        expect(same(await codec.decode(encoded, { maxSize: n + 10 }), data)).toBe(true);
         expect(same(gunzipSync(encoded), data)).toBe(true);
       }
     }
   });
 
-  it("writes Python's header (no flags, mtime 0, XFL by level, OS 255) and a CRC-32 + size trailer", () => {
+  it("writes Python's header (no flags, mtime 0, XFL by level, OS 255) and a CRC-32 + size trailer", async () => {
     const data = smooth(5000);
     for (const [level, xfl] of [
       [1, 4],
@@ -140,7 +141,7 @@ describe("gzip", () => {
       [0, 0],
       [-1, 0],
     ]) {
-      const encoded = new GzipCodec(level).encode(data);
+      const encoded = await new GzipCodec(level).encode(data);
       expect([...encoded.subarray(0, 10)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 0xff]);
       const trailer = new DataView(encoded.buffer, encoded.length - 8);
       expect(trailer.getUint32(0, true)).toBe(nodeCrc32(data));
@@ -148,7 +149,10 @@ describe("gzip", () => {
     }
     // Deterministic: equal data, equal bytes.
     expect(
-      same(new GzipCodec(5).encode(data), new GzipCodec(5).encode(Uint8Array.from(data))),
+      same(
+        await new GzipCodec(5).encode(data),
+        await new GzipCodec(5).encode(Uint8Array.from(data)),
+      ),
     ).toBe(true);
   });
 
@@ -234,13 +238,13 @@ describe("gzip", () => {
 });
 
 describe("zlib", () => {
-  it("round-trips every level and size, and node:zlib reads what it writes", () => {
+  it("round-trips every level and size, and node:zlib reads what it writes", async () => {
     for (const level of [-1, 0, 1, 6, 9]) {
       const codec = new ZlibCodec(level);
       for (const n of SIZES) {
         const data = smooth(n);
-        const encoded = codec.encode(data);
-        expect(same(codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(true);
+        const encoded = await codec.encode(data);
+        expect(same(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(true);
         expect(same(inflateSync(encoded), data)).toBe(true);
       }
     }

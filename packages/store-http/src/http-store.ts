@@ -26,6 +26,7 @@ import {
 } from "./body.js";
 import { conditionFailure, conditionHeaders, isConditional, versionOf } from "./conditional.js";
 import { HttpError, redactUrl } from "./http-error.js";
+import { KnownSizes } from "./known-sizes.js";
 import { Limiter } from "./limiter.js";
 import {
   type HttpStoreOptions,
@@ -75,6 +76,8 @@ export class HttpStore implements Readable, Writable {
   readonly #limiter: Limiter;
   /** Set once the server refused a suffix range: later suffix reads go HEAD + range at once. */
   #suffixRefused = false;
+  /** Sizes seen in answers: suffix reads of these keys go as explicit (CORS-safelisted) ranges. */
+  readonly #sizes = new KnownSizes();
   readonly #warned = new Set<string>();
 
   constructor(url: string | URL, options: HttpStoreOptions = {}) {
@@ -153,7 +156,9 @@ export class HttpStore implements Readable, Writable {
       if (this.#options.missingStatuses.has(response.status)) return undefined;
       if (response.ok) {
         const length = Number(response.headers.get("content-length") ?? Number.NaN);
-        return Number.isSafeInteger(length) && length >= 0 ? length : SUFFIX_REFUSED;
+        if (!Number.isSafeInteger(length) || length < 0) return SUFFIX_REFUSED;
+        this.#sizes.remember(key, length);
+        return length;
       }
       if (response.status === 405 || response.status === 501) return SUFFIX_REFUSED;
       throw await this.#failure("HEAD", url, response);
@@ -199,11 +204,14 @@ export class HttpStore implements Readable, Writable {
   ): Promise<Uint8Array | undefined> {
     if (isEmptyRange(range))
       return (await this.has(key, { signal })) ? new Uint8Array(0) : undefined;
-    if ("suffix" in range && this.#suffixRefused)
-      return this.#suffixBySize(key, range.suffix, signal);
+    if ("suffix" in range) {
+      const known = this.#sizes.get(key);
+      if (known !== undefined) return this.#suffixOfKnownSize(key, range.suffix, known, signal);
+      if (this.#suffixRefused) return this.#suffixBySize(key, range.suffix, signal);
+    }
     const headers = { Range: rangeHeader(range) };
     const result = await this.#send("GET", key, { headers }, signal, (response, url) =>
-      this.#readRanged(response, url, range),
+      this.#readRanged(key, response, url, range),
     );
     if (result !== SUFFIX_REFUSED) return result;
     this.#suffixRefused = true;
@@ -212,6 +220,30 @@ export class HttpStore implements Readable, Writable {
       `${redactUrl(this.url)}: the server refuses suffix ranges (bytes=-n); suffix reads now cost a HEAD request plus a range request`,
     );
     return this.#suffixBySize(key, (range as { suffix: number }).suffix, signal);
+  }
+
+  /**
+   * A suffix read of a value whose size an earlier answer told: an explicit range, which browsers
+   * send cross-origin without a preflight. If the answer shows the value changed size meanwhile,
+   * the read is made again for the new size.
+   */
+  async #suffixOfKnownSize(
+    key: string,
+    suffix: number,
+    size: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array | undefined> {
+    const start = Math.max(0, size - suffix);
+    if (start === size) {
+      // A suffix of an empty value: only whether it still exists needs asking.
+      this.#sizes.forget(key);
+      return this.#getRange(key, { suffix }, signal);
+    }
+    const bytes = await this.#getRange(key, { offset: start, length: size - start }, signal);
+    const now = this.#sizes.get(key);
+    if (bytes === undefined || now === size || now === undefined) return bytes;
+    this.#sizes.forget(key);
+    return this.#getRange(key, { suffix }, signal);
   }
 
   /** A suffix read for servers without suffix ranges: the size by HEAD, then a normal range. */
@@ -229,6 +261,7 @@ export class HttpStore implements Readable, Writable {
 
   /** Interprets the answer to a ranged GET. */
   async #readRanged(
+    key: string,
     response: Response,
     url: string,
     range: ByteRange,
@@ -237,7 +270,7 @@ export class HttpStore implements Readable, Writable {
     const isSuffix = "suffix" in range;
     if (this.#options.missingStatuses.has(status))
       return discardBody(response).then(() => undefined);
-    if (status === 206) return this.#partial(response, url, range);
+    if (status === 206) return this.#partial(key, response, url, range);
     if (status === 200) {
       this.#warnOnce(
         "ignored",
@@ -279,7 +312,12 @@ export class HttpStore implements Readable, Writable {
    * size), and its body exactly the bytes of its Content-Range; the body is never read past the
    * length asked for.
    */
-  async #partial(response: Response, url: string, range: ByteRange): Promise<Uint8Array> {
+  async #partial(
+    key: string,
+    response: Response,
+    url: string,
+    range: ByteRange,
+  ): Promise<Uint8Array> {
     const header = response.headers.get("content-range");
     const contentRange = parseContentRange(header);
     const bad = async (why: string) => {
@@ -302,6 +340,7 @@ export class HttpStore implements Readable, Writable {
       return readBody(response, limit);
     }
     const { start, end, total } = contentRange as Required<ContentRange>;
+    if (total !== undefined) this.#sizes.remember(key, total);
     const got = `bytes ${start}-${end}/${total ?? "*"}`;
     if (total !== undefined && end >= total) throw await bad(`${got} ends past the value`);
     const askedEnd = "length" in range ? range.offset + range.length : undefined;
@@ -437,6 +476,7 @@ export class HttpStore implements Readable, Writable {
 
   #checkWrite(key: string, options: SetOptions | undefined): void {
     validateKey(key);
+    this.#sizes.forget(key);
     throwIfAborted(options?.signal);
     if (!this.#options.writable) throw new ReadOnlyError(key);
     if (isConditional(options) && !this.#options.conditionalWrites) {

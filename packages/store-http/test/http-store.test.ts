@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { expectBytes, patternBytes } from "@z/store-core/testing";
 import { backoffDelay, HttpError, HttpStore, type RetryInfo } from "@z/store-http";
 import { startTestHttpServer, type TestHttpServer, tempDir } from "@z/test-utils";
@@ -52,13 +54,39 @@ describe("HttpStore reads", () => {
     expectBytes(await s.get("data/v", { range: { offset: 9990 } }), VALUE.subarray(9990));
     expectBytes(await s.get("data/v", { range: { suffix: 16 } }), VALUE.subarray(-16));
     expectBytes(await s.get("data/v"), VALUE);
+    // The first answer told the size, so the suffix goes as an explicit (CORS-safelisted) range.
     expect(requests()).toEqual([
       ["GET", "bytes=10-99", 206],
       ["GET", "bytes=9990-", 206],
-      ["GET", "bytes=-16", 206],
+      ["GET", "bytes=9984-9999", 206],
       ["GET", null, 200],
     ]);
     expect(server.requests.map((r) => r.bytes)).toEqual([90, 10, 16, 10_000]);
+    server.reset();
+    expectBytes(await store().get("data/v", { range: { suffix: 16 } }), VALUE.subarray(-16));
+    expect(requests()).toEqual([["GET", "bytes=-16", 206]]);
+  });
+
+  it("reads a suffix again when the value changed size since its size was learned", async () => {
+    const s = store();
+    const file = path.join(sandbox.dir, "data", "grows");
+    writeFileSync(file, VALUE.subarray(0, 100));
+    try {
+      expectBytes(await s.get("data/grows", { range: { suffix: 10 } }), VALUE.subarray(90, 100));
+      writeFileSync(file, VALUE.subarray(0, 300));
+      server.reset();
+      // The remembered size (100) gives bytes=90-99; the answer says 300, so it asks again.
+      expectBytes(await s.get("data/grows", { range: { suffix: 10 } }), VALUE.subarray(290, 300));
+      expect(requests()).toEqual([
+        ["GET", "bytes=90-99", 206],
+        ["GET", "bytes=-10", 206],
+      ]);
+      server.reset();
+      expectBytes(await s.get("data/grows", { range: { suffix: 4 } }), VALUE.subarray(296, 300));
+      expect(requests()).toEqual([["GET", "bytes=296-299", 206]]);
+    } finally {
+      rmSync(file);
+    }
   });
 
   it("reads missing keys (404) as undefined, and 403 only when configured", async () => {
@@ -152,8 +180,8 @@ describe("HttpStore with servers that do not honour ranges", () => {
       server.reset();
       expectBytes(await s.get("data/v", { range: { suffix: 20_000 } }), VALUE);
       expect(await s.get("data/missing", { range: { suffix: 1 } })).toBeUndefined();
+      // The size is known from the HEAD: no second HEAD for the same key.
       expect(requests()).toEqual([
-        ["HEAD", null, 200],
         ["GET", "bytes=0-9999", 206],
         ["HEAD", null, 404],
       ]);

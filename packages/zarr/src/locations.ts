@@ -1,14 +1,18 @@
 import { type Readable, registerStore } from "@z/store-core";
 import { HttpStore } from "@z/store-http";
-import { ZipStore } from "@z/store-zip";
+import type { ZipStore } from "@z/store-zip";
 
 /** Whether a location names a zip archive (`.zip`, query string aside). */
 export function isZipLocation(location: string): boolean {
   return /\.zip$/i.test(location.split(/[?#]/)[0]);
 }
 
-/** A zip archive at an http(s) URL, read by ranges through the folder that holds it. */
-export function openZipUrl(location: string): Promise<ZipStore> {
+/**
+ * A zip archive at an http(s) URL, read by ranges through the folder that holds it. The zip
+ * reader loads with the first archive opened, so apps that never open one do not carry it.
+ */
+export async function openZipUrl(location: string): Promise<ZipStore> {
+  const { ZipStore } = await import("@z/store-zip");
   const url = new URL(location);
   const slash = url.pathname.lastIndexOf("/");
   const name = decodeURIComponent(url.pathname.slice(slash + 1));

@@ -56,9 +56,6 @@ describe.skipIf(!built)("the browser bundle", () => {
         minify: false,
         rollupOptions: {
           input: path.join(here, "browser/entry.js"),
-          // bz2 and lzma load their WASM builds lazily, only when such data is read; bundling
-          // them needs a bundler set up for their WASM loaders, which this smoke test skips.
-          external: ["@foxglove/wasm-bz2", "@napi-rs/lzma"],
           output: { codeSplitting: false, format: "es" },
         },
       },

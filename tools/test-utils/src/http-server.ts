@@ -56,9 +56,9 @@ export interface TestHttpServerOptions {
   /** Answer HEAD with 405, as some object stores and proxies do. */
   refuseHead?: boolean;
   /**
-   * Answer cross-origin requests: `Access-Control-Allow-Origin: *` on every answer, the
-   * `Range`, `Content-Range`, `Content-Length` and `ETag` headers allowed and exposed, and
-   * preflight `OPTIONS` requests answered 204 (recorded like the others).
+   * Serve other origins (browsers): every answer allows any origin and exposes the range
+   * headers; `OPTIONS` preflights are answered (and recorded, so tests can count them) without
+   * a cache lifetime, so every request that needs one gets one.
    */
   cors?: boolean;
   /**
@@ -74,15 +74,6 @@ export interface TestHttpServerOptions {
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
-};
-
-/** The CORS headers of {@link TestHttpServerOptions.cors}. */
-const CORS_HEADERS = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Methods": "GET, HEAD, PUT, DELETE",
-  "Access-Control-Allow-Headers": "Range, If-Match, If-None-Match, Content-Type",
-  "Access-Control-Expose-Headers": "Content-Range, Content-Length, ETag, Accept-Ranges",
-  "Access-Control-Max-Age": "600",
 };
 
 /** A running test server. */
@@ -102,6 +93,19 @@ export interface TestHttpServer {
   /** Closes the server and every open connection. */
   stop(): Promise<void>;
 }
+
+/** What a CORS-enabled test server sends with every answer. */
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Content-Range, Content-Length, ETag, Accept-Ranges",
+};
+/** The answer to a preflight: everything allowed, nothing cached. */
+const CORS_PREFLIGHT_HEADERS = {
+  "Access-Control-Allow-Methods": "GET, HEAD, PUT, DELETE",
+  "Access-Control-Allow-Headers": "Range, If-Match, If-None-Match, Content-Type, Authorization",
+  "Access-Control-Max-Age": "0",
+  "Content-Length": 0,
+};
 
 /** A strong ETag from a file's bytes. */
 function etagOf(bytes: Uint8Array): string {
@@ -209,14 +213,12 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
       const sent = body && method !== "HEAD" ? body : undefined;
       record.bytes += sent?.length ?? 0;
       bytesSent += sent?.length ?? 0;
-      response.writeHead(status, {
-        "Accept-Ranges": "bytes",
-        ...(options.cors ? CORS_HEADERS : {}),
-        ...headers,
-      });
+      const cors = options.cors ? CORS_HEADERS : {};
+      response.writeHead(status, { "Accept-Ranges": "bytes", ...cors, ...headers });
       response.end(sent);
     };
 
+    if (options.cors && method === "OPTIONS") return finish(204, CORS_PREFLIGHT_HEADERS);
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     if (options.dropNext && options.dropNext > 0) {
       options.dropNext--;
@@ -235,7 +237,6 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
     if (relative === undefined) return finish(400, { "Content-Length": 0 });
     record.path = relative;
     if (options.stall?.includes(relative)) return; // answered never; stop() closes the socket
-    if (method === "OPTIONS" && options.cors) return finish(204, { "Content-Length": 0 });
     const file = path.join(root, ...relative.split("/"));
     const missing = () => finish(options.missingStatus ?? 404, { "Content-Length": 0 });
 

@@ -1,10 +1,14 @@
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import { formatValue } from "@z/metadata";
 import { CodecConfigError } from "../errors.js";
+import { lazily } from "../lazy.js";
 import type { BytesDecodeOptions, BytesToBytesCodec, CodecContext } from "../types.js";
-import { bloscCompress } from "./compress.js";
-import { decodeBloscFrame } from "./decompress.js";
 import { BLOSC_CNAMES, type BloscCname } from "./header.js";
+
+/** The compressors (blosclz, lz4, lz4hc, snappy, zlib, zstd), loaded on the first write. */
+const compressor = lazily(() => import("./compress.js"));
+/** The decompressors, loaded on the first read. */
+const decompressor = lazily(() => import("./decompress.js"));
 
 /** The v3 spelling of the shuffle filter. */
 export type BloscShuffleName = "noshuffle" | "shuffle" | "bitshuffle";
@@ -129,19 +133,23 @@ export class BloscCodec implements BytesToBytesCodec {
     return { name: "numcodecs.blosc", configuration, mustUnderstand: true };
   }
 
-  encode(bytes: Uint8Array): Promise<Uint8Array> {
+  async encode(bytes: Uint8Array): Promise<Uint8Array> {
     const { cname, clevel, blocksize } = this.settings;
-    return bloscCompress(bytes, {
-      cname,
-      clevel,
-      shuffle: this.shuffle,
-      typesize: this.typesize,
-      blocksize,
-    });
+    return compressor((m) =>
+      m.bloscCompress(bytes, {
+        cname,
+        clevel,
+        shuffle: this.shuffle,
+        typesize: this.typesize,
+        blocksize,
+      }),
+    );
   }
 
   decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array | Promise<Uint8Array> {
-    return decodeBloscFrame(bytes, options);
+    return decompressor((m) => m.decodeBloscFrame(bytes, options)) as
+      | Uint8Array
+      | Promise<Uint8Array>;
   }
 }
 

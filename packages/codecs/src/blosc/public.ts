@@ -5,6 +5,6 @@ export {
   type BloscShuffleCode,
   type BloscShuffleName,
 } from "./codec.js";
-export { type BloscCompressOptions, bloscCompress } from "./compress.js";
-export { bloscDecompress } from "./decompress.js";
+export type { BloscCompressOptions } from "./compress.js";
 export { BLOSC_CNAMES, type BloscCname, type BloscHeader, readBloscHeader } from "./header.js";
+export { bloscCompress, bloscDecompress } from "./lazy-functions.js";

@@ -1,4 +1,5 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
+import { importBzip2 } from "#wasm-libraries";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { decodeLimit, integerOption, messageOf } from "./options.js";
@@ -13,7 +14,7 @@ let decoder: Promise<Bzip2Decoder> | undefined;
 
 /** @foxglove/wasm-bz2 (libbzip2 compiled to WebAssembly), loaded on first use. */
 function loadBzip2(): Promise<Bzip2Decoder> {
-  decoder ??= import("@foxglove/wasm-bz2").then((m) => {
+  decoder ??= importBzip2().then((m) => {
     const Bzip2 = (m as unknown as { default: { init(): Promise<Bzip2Decoder> } }).default;
     return Bzip2.init();
   });
@@ -53,7 +54,13 @@ export class Bz2Codec implements BytesToBytesCodec {
     if (bytes.length < 4 || bytes[0] !== 0x42 || bytes[1] !== 0x5a || bytes[2] !== 0x68) {
       throw new DecodeError(`${NAME} codec: not bzip2 data (no "BZh" header)`);
     }
-    const bzip2 = await loadBzip2();
+    const bzip2 = await loadBzip2().catch((error: unknown) => {
+      decoder = undefined;
+      throw new DecodeError(
+        `${NAME} codec: could not load @foxglove/wasm-bz2 (${messageOf(error)}); in browsers, map it with an import map (see docs/browsers.md)`,
+        { cause: error },
+      );
+    });
     let out: Uint8Array;
     try {
       out = bzip2.decompress(bytes, Math.max(limit, 1));

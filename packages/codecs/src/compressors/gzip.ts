@@ -1,8 +1,11 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { gunzipBounded } from "#inflate";
+import { lazily } from "../lazy.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
-import { gzipEncode } from "./gzip-format.js";
 import { decodeLimit, integerOption } from "./options.js";
+
+/** The encoder (pako, driven as CPython drives zlib), loaded on the first write. */
+const encoder = lazily(() => import("./gzip-format.js"));
 
 /**
  * The gzip codec: v3 `gzip` and v2 `numcodecs.gzip` (`{level}`, -1 to 9). It writes what numcodecs
@@ -33,11 +36,11 @@ export class GzipCodec implements BytesToBytesCodec {
     return { name: this.name, configuration: { level: this.level }, mustUnderstand: true };
   }
 
-  encode(bytes: Uint8Array): Uint8Array {
-    return gzipEncode(bytes, this.level);
+  encode(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
+    return encoder((m) => m.gzipEncode(bytes, this.level));
   }
 
-  decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array {
+  decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array | Promise<Uint8Array> {
     return gunzipBounded(
       bytes,
       decodeLimit(options),

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import { formatValue } from "@z/metadata";
-import { CodecConfigError, DecodeError } from "../errors.js";
+import { importLzma } from "#wasm-libraries";
+import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { isXz, type LzmaLayout, lzma2Layout, xzLayout } from "./lzma-layout.js";
 import { decodeLimit, messageOf } from "./options.js";
@@ -29,7 +30,16 @@ let library: Promise<NapiLzma> | undefined;
 
 /** @napi-rs/lzma (lzma-rust2; native in Node, WASM in browsers), loaded on first use. */
 function loadLzma(): Promise<NapiLzma> {
-  library ??= import("@napi-rs/lzma");
+  library ??= importLzma().then(
+    (m) => m as NapiLzma,
+    (error: unknown) => {
+      library = undefined;
+      throw new CodecError(
+        `${NAME} codec: could not load @napi-rs/lzma (${messageOf(error)}); in browsers, map it with an import map (see docs/browsers.md)`,
+        { cause: error },
+      );
+    },
+  );
   return library;
 }
 

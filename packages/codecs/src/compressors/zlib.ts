@@ -1,8 +1,12 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { unzlibBounded } from "#inflate";
+import { lazily } from "../lazy.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { decodeLimit, integerOption } from "./options.js";
-import { type DeflateLevel, pythonDeflate } from "./python-deflate.js";
+import type { DeflateLevel } from "./python-deflate.js";
+
+/** The encoder (pako, driven as CPython drives zlib), loaded on the first write. */
+const encoder = lazily(() => import("./python-deflate.js"));
 
 /**
  * The zlib codec: v2 `numcodecs.zlib` (`{level}`, -1 to 9), and the bare `zlib` name zarrita
@@ -31,11 +35,11 @@ export class ZlibCodec implements BytesToBytesCodec {
     return { name: this.name, configuration: { level: this.level }, mustUnderstand: true };
   }
 
-  encode(bytes: Uint8Array): Uint8Array {
-    return pythonDeflate(bytes, this.level as DeflateLevel, false, "compress");
+  encode(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
+    return encoder((m) => m.pythonDeflate(bytes, this.level as DeflateLevel, false, "compress"));
   }
 
-  decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array {
+  decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array | Promise<Uint8Array> {
     return unzlibBounded(
       bytes,
       decodeLimit(options),
