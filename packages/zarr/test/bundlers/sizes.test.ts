@@ -11,14 +11,15 @@ if (!built)
 /**
  * First-load budgets, gzipped: the scripts a page loads before its first chunk needs a codec
  * (every codec beyond bytes loads on first use). The app opens an HTTP array and reads a slice.
- * They sit just above today's sizes so that growth fails here; the goal is 40 kB for the core
- * app, which needs the data types (metadata) and the codec classes to load lazily too.
+ * They sit just above today's sizes so that growth fails here (the registered extension data
+ * types and codecs, which register eagerly, put the core app at 76.7 kB); the goal is 40 kB for
+ * the core app, which needs the data types (metadata) and the codec classes to load lazily too.
  */
 const BUDGET = {
   /** The documented lightest way: @z/array + @z/store-http (+ @z/indexing for `slice`). */
-  core: 66_000,
+  core: 79_000,
   /** The umbrella package, which also registers strings, Arrow and zip support. */
-  umbrella: 107_000,
+  umbrella: 124_000,
 };
 
 describe.skipIf(!built)("first-load size of an app that reads an HTTP array", () => {
