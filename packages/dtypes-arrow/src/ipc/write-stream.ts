@@ -5,6 +5,7 @@ import type { ArrowField } from "../field/model.js";
 import { toArrowField } from "../field/to-arrow.js";
 import { type ArrowModule, importArrow } from "../load-arrow.js";
 import { type BodyCompression, withBodyCompression } from "./body-compression.js";
+import { encodeIpcStream, needsOwnWriter } from "./encode-stream.js";
 import type { Table } from "./flatbuffer.js";
 import { type Message, messages } from "./read-stream.js";
 
@@ -21,7 +22,8 @@ export function elementsToVector(
 /**
  * Writes elements as an Arrow IPC stream: a schema with one field, the dictionary batches of
  * dictionary-encoded fields, one record batch, the end-of-stream marker. apache-arrow writes
- * the stream, so any Arrow implementation reads it.
+ * the stream, so any Arrow implementation reads it; fields with a type apache-arrow lacks
+ * (run-end encoded, list views, anywhere in the field) are written by `encodeIpcStream`.
  * @param compression compress the batches' buffers (Arrow IPC body compression)
  */
 export async function writeIpcStream(
@@ -29,6 +31,7 @@ export async function writeIpcStream(
   elements: ArrayLike<unknown>,
   compression?: BodyCompression,
 ): Promise<Uint8Array> {
+  if (needsOwnWriter(field)) return encodeIpcStream(field, elements, compression);
   const A = await importArrow();
   const arrowField = toArrowField(A, field);
   const column = toArrowData(A, arrowField.type, field, buildColumn(field, elements));
