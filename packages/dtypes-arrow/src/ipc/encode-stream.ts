@@ -1,7 +1,7 @@
 import {
+  DictionaryBatch,
   BodyCompression as FbBodyCompression,
   Buffer as FbBuffer,
-  DictionaryBatch,
   FieldNode,
   Message,
   MessageHeader,
