@@ -8,6 +8,7 @@ import {
   type ArrowField,
   type ArrowType,
   arrowDataType,
+  arrowVectorFromElements,
   readIpcStream,
 } from "@z/dtypes-arrow";
 import { type Chunk, cOrderStrides, type DataType } from "@z/metadata";
@@ -328,6 +329,23 @@ describe("writing list views", () => {
     ];
     const { back } = await roundTrip(f, items);
     expect(back).toEqual([items[0], null, items[2], items[3]]);
+  });
+});
+
+describe("apache-arrow vectors of these fields", () => {
+  it("are an ArrowEncodeError saying apache-arrow has no such vector type", async () => {
+    const ree = reeField(32, field("values", int(32)));
+    const lv = field("v", { name: "listview" }, true, [field("item", int(32))]);
+    for (const [f, items] of [
+      [ree, [1, 1]],
+      [lv, [[1], null]],
+    ] as const) {
+      const error = await arrowVectorFromElements(arrowDataType(f), items).catch((e) => e);
+      expect(error).toBeInstanceOf(ArrowEncodeError);
+      expect(error.message).toMatch(
+        /which apache-arrow has no vector type for; read and write its elements as plain values/,
+      );
+    }
   });
 });
 
