@@ -16,14 +16,6 @@ import { type ArrowField, dictionaryValueField } from "../field/model.js";
 import { type BodyCompression, compressBody } from "./body-compression.js";
 import { encodeField } from "./encode-schema.js";
 
-/** The types apache-arrow 21 has no class for, so {@link encodeIpcStream} writes their streams. */
-const TYPES_APACHE_ARROW_LACKS = new Set(["runendencoded", "listview", "largelistview"]);
-
-/** Whether the field, or one of its descendants, has a type apache-arrow cannot write. */
-export function needsOwnWriter(field: ArrowField): boolean {
-  return TYPES_APACHE_ARROW_LACKS.has(field.type.name) || field.children.some(needsOwnWriter);
-}
-
 /** The end-of-stream marker: a continuation token and a zero metadata length. */
 const END_OF_STREAM = new Uint8Array([255, 255, 255, 255, 0, 0, 0, 0]);
 

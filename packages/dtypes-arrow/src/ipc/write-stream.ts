@@ -5,9 +5,16 @@ import type { ArrowField } from "../field/model.js";
 import { toArrowField } from "../field/to-arrow.js";
 import { type ArrowModule, importArrow } from "../load-arrow.js";
 import { type BodyCompression, withBodyCompression } from "./body-compression.js";
-import { encodeIpcStream, needsOwnWriter } from "./encode-stream.js";
 import type { Table } from "./flatbuffer.js";
 import { type Message, messages } from "./read-stream.js";
+
+/** The types apache-arrow 21 has no class for, so `encodeIpcStream` writes their streams. */
+const TYPES_APACHE_ARROW_LACKS = new Set(["runendencoded", "listview", "largelistview"]);
+
+/** Whether the field, or one of its descendants, has a type apache-arrow cannot write. */
+export function needsOwnWriter(field: ArrowField): boolean {
+  return TYPES_APACHE_ARROW_LACKS.has(field.type.name) || field.children.some(needsOwnWriter);
+}
 
 /** An apache-arrow vector of elements (in the form `coerceElement` returns) of a field. */
 export function elementsToVector(
@@ -31,7 +38,11 @@ export async function writeIpcStream(
   elements: ArrayLike<unknown>,
   compression?: BodyCompression,
 ): Promise<Uint8Array> {
-  if (needsOwnWriter(field)) return encodeIpcStream(field, elements, compression);
+  if (needsOwnWriter(field)) {
+    // Loaded on first use, as apache-arrow is: readers of chunks do not need it.
+    const { encodeIpcStream } = await import("./encode-stream.js");
+    return encodeIpcStream(field, elements, compression);
+  }
   const A = await importArrow();
   const arrowField = toArrowField(A, field);
   const column = toArrowData(A, arrowField.type, field, buildColumn(field, elements));
