@@ -1,7 +1,6 @@
 // Builds Arrow IPC streams message by message with Arrow's own generated FlatBuffers code (the
-// `fb` modules apache-arrow ships), for layouts apache-arrow cannot write (run-end encoding) and
+// `fb` modules apache-arrow ships), for layouts apache-arrow cannot write (run-end encoding, list views) and
 // for hostile variants of those it can. The bodies are laid out by hand in the tests.
-import { createRequire } from "node:module";
 import { BinaryView } from "apache-arrow/fb/binary-view";
 import { LargeListView } from "apache-arrow/fb/large-list-view";
 import { ListView } from "apache-arrow/fb/list-view";
@@ -26,18 +25,7 @@ import {
   Utf8,
 } from "apache-arrow/fb/Schema_generated";
 import { Utf8View } from "apache-arrow/fb/utf8-view";
-
-// flatbuffers is apache-arrow's dependency, not ours: load it from where apache-arrow is.
-const require = createRequire(import.meta.url);
-const flatbuffers = createRequire(require.resolve("apache-arrow"))("flatbuffers") as {
-  Builder: new (size: number) => Builder;
-};
-type Builder = {
-  createString(s: string): number;
-  asUint8Array(): Uint8Array;
-  startVector(size: number, count: number, align: number): void;
-  endVector(): number;
-};
+import { Builder } from "flatbuffers";
 
 /** A field of the schema to build. */
 export interface FieldSpec {
@@ -138,7 +126,7 @@ function frame(b: Builder, header: number, headerType: MessageHeader, bodyLength
 
 /** A schema message of the fields. */
 export function schemaMessage(fields: FieldSpec[]): Uint8Array {
-  const b = new flatbuffers.Builder(256);
+  const b = new Builder(256);
   const offsets = fields.map((f) => buildField(b, f));
   const vector = Schema.createFieldsVector(b as never, offsets);
   const schema = Schema.createSchema(b as never, Endianness.Little, vector, 0, 0);
@@ -198,14 +186,14 @@ function batchTable(b: Builder, spec: BatchSpec): { table: number; body: Uint8Ar
 
 /** A record batch message and its body. */
 export function recordBatchMessage(spec: BatchSpec): Uint8Array {
-  const b = new flatbuffers.Builder(256);
+  const b = new Builder(256);
   const { table, body } = batchTable(b, spec);
   return concat(frame(b, table, MessageHeader.RecordBatch, body.length), body);
 }
 
 /** A dictionary batch message (a delta when `isDelta`) and its body. */
 export function dictionaryBatchMessage(id: number, spec: BatchSpec, isDelta: boolean): Uint8Array {
-  const b = new flatbuffers.Builder(256);
+  const b = new Builder(256);
   const { table, body } = batchTable(b, spec);
   DictionaryBatch.startDictionaryBatch(b as never);
   DictionaryBatch.addId(b as never, BigInt(id));

@@ -9,6 +9,7 @@ import {
   dictionaryValueField,
   fixedWidthOf,
 } from "../field/model.js";
+import { listViewColumn, runEndEncodedColumn } from "./build-views.js";
 import type { ColumnNode } from "./node.js";
 
 const EMPTY = new Uint8Array(0);
@@ -415,6 +416,7 @@ export function buildColumn(field: ArrowField, items: ArrayLike<unknown>): Colum
   const t = field.type;
   if (t.name === "null") return { length: n, nullCount: n, buffers: [], children: [] };
   if (t.name === "union") return unionColumn(field, items);
+  if (t.name === "runendencoded") return runEndEncodedColumn(field, items);
   const { bitmap, nullCount } = validityOf(items);
   if (field.dictionary) return dictionaryColumn(field, items, bitmap, nullCount);
   switch (t.name) {
@@ -438,12 +440,9 @@ export function buildColumn(field: ArrowField, items: ArrayLike<unknown>): Colum
         buffers: [bitmap, ...viewColumns(field, items)],
         children: [],
       };
-    case "runendencoded":
     case "listview":
     case "largelistview":
-      throw new ArrowEncodeError(
-        `The Arrow field ${JSON.stringify(field.name)} is ${t.name}, which this package reads but does not write`,
-      );
+      return listViewColumn(field, items, bitmap, nullCount);
     case "list":
     case "largelist":
       return listColumn(field, items, bitmap, nullCount);

@@ -34,9 +34,10 @@ function valueType(A: ArrowModule, field: ArrowField): DataType {
     case "runendencoded":
     case "listview":
     case "largelistview":
-      // apache-arrow has neither type: such fields are read, not written.
+      // apache-arrow has neither type: chunks are written by our own IPC writer, and there is
+      // no apache-arrow vector of such a field.
       throw new ArrowEncodeError(
-        `The Arrow field ${JSON.stringify(field.name)} is ${t.name === "runendencoded" ? "run-end encoded" : `a ${t.name}`}, which this package reads but does not write (apache-arrow cannot); use ${t.name === "runendencoded" ? "the values' type" : "a list"} instead`,
+        `The Arrow field ${JSON.stringify(field.name)} is ${t.name === "runendencoded" ? "run-end encoded" : `a ${t.name}`}, which apache-arrow has no vector type for; read and write its elements as plain values (get/set), or use ${t.name === "runendencoded" ? "the values' type" : "a list"} for apache-arrow vectors`,
       );
     case "fixedsizebinary":
       return new A.FixedSizeBinary(t.byteWidth);

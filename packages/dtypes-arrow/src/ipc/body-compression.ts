@@ -128,6 +128,21 @@ async function compress(codec: BodyCompression, bytes: Uint8Array): Promise<Uint
   return codec === "lz4_frame" ? encodeLz4Frame(bytes) : new ZstdCodec(0).encode(bytes);
 }
 
+/**
+ * One buffer as a compressed IPC body stores it: empty stays empty; otherwise an int64 decoded
+ * length then the LZ4 or zstd frame, or -1 then the bytes as they are when compressing does
+ * not shrink them.
+ */
+export async function compressBody(codec: BodyCompression, bytes: Uint8Array): Promise<Uint8Array> {
+  if (bytes.length === 0) return bytes;
+  const frame = await compress(codec, bytes);
+  const shrinks = frame.length < bytes.length;
+  const out = new Uint8Array(8 + (shrinks ? frame.length : bytes.length));
+  new DataView(out.buffer).setBigInt64(0, shrinks ? BigInt(bytes.length) : -1n, true);
+  out.set(shrinks ? frame : bytes, 8);
+  return out;
+}
+
 /** A compressor apache-arrow's writer calls synchronously, driven by {@link withBodyCompression}. */
 interface ReplayCodec {
   encode(data: Uint8Array): Uint8Array;

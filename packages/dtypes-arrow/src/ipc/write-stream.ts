@@ -8,6 +8,14 @@ import { type BodyCompression, withBodyCompression } from "./body-compression.js
 import type { Table } from "./flatbuffer.js";
 import { type Message, messages } from "./read-stream.js";
 
+/** The types apache-arrow 21 has no class for, so `encodeIpcStream` writes their streams. */
+const TYPES_APACHE_ARROW_LACKS = new Set(["runendencoded", "listview", "largelistview"]);
+
+/** Whether the field, or one of its descendants, has a type apache-arrow cannot write. */
+export function needsOwnWriter(field: ArrowField): boolean {
+  return TYPES_APACHE_ARROW_LACKS.has(field.type.name) || field.children.some(needsOwnWriter);
+}
+
 /** An apache-arrow vector of elements (in the form `coerceElement` returns) of a field. */
 export function elementsToVector(
   A: ArrowModule,
@@ -21,7 +29,8 @@ export function elementsToVector(
 /**
  * Writes elements as an Arrow IPC stream: a schema with one field, the dictionary batches of
  * dictionary-encoded fields, one record batch, the end-of-stream marker. apache-arrow writes
- * the stream, so any Arrow implementation reads it.
+ * the stream, so any Arrow implementation reads it; fields with a type apache-arrow lacks
+ * (run-end encoded, list views, anywhere in the field) are written by `encodeIpcStream`.
  * @param compression compress the batches' buffers (Arrow IPC body compression)
  */
 export async function writeIpcStream(
@@ -29,6 +38,11 @@ export async function writeIpcStream(
   elements: ArrayLike<unknown>,
   compression?: BodyCompression,
 ): Promise<Uint8Array> {
+  if (needsOwnWriter(field)) {
+    // Loaded on first use, as apache-arrow is: readers of chunks do not need it.
+    const { encodeIpcStream } = await import("./encode-stream.js");
+    return encodeIpcStream(field, elements, compression);
+  }
   const A = await importArrow();
   const arrowField = toArrowField(A, field);
   const column = toArrowData(A, arrowField.type, field, buildColumn(field, elements));
