@@ -22,7 +22,7 @@ export function fillValueJson(array: ZarrArray): unknown {
 
 /**
  * Writes the one JSON object `zarr get --json` prints: shape, dtype, fill_value and the values
- * flattened in C order, each encoded as DESIGN.md section 3 says (finite numbers as numbers;
+ * flattened in C order, each encoded as the CLI README describes (finite numbers as numbers;
  * "NaN", "Infinity", "-Infinity"; integers beyond 2^53 as decimal strings; ...), float32 and
  * float16 values with the shortest digits that read back as the same value.
  */

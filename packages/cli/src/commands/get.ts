@@ -17,7 +17,7 @@ export interface GetOptions {
   path?: string;
   /** A NumPy-style selection, e.g. `0:10,::-1,3`. */
   select?: string;
-  /** Print the JSON object of DESIGN.md section 3 instead of NumPy's layout. */
+  /** Print one JSON object (shape, dtype, fill_value, values; see the CLI README) instead of NumPy's layout. */
   json?: boolean;
 }
 
