@@ -8,6 +8,7 @@
 export * from "./any-selection.js";
 export * from "./array.js";
 export * from "./chunk-access.js";
+export type { ChunksOption } from "./chunk-grid-option.js";
 export * from "./chunk-io.js";
 export * from "./chunking.js";
 export * from "./codec-specs.js";

@@ -42,7 +42,7 @@ function quote(text: string): string {
   return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-/** An error's message with library hints rewritten as CLI flags (see {@link CLI_HINTS}). */
+/** An error's message with library hints rewritten as the CLI flags that do the same. */
 export function cliMessage(error: Error, context: ErrorContext): string {
   let message = error.message;
   for (const [pattern, replacement] of CLI_HINTS)

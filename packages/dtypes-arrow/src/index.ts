@@ -51,6 +51,7 @@ export type {
 } from "./field/model.js";
 export { parseArrowField } from "./field/parse-json.js";
 export { arrowFieldToJson } from "./field/to-json.js";
+export type { BodyCompression } from "./ipc/body-compression.js";
 export {
   type ColumnChoice,
   type IpcColumn,
