@@ -6,9 +6,9 @@ import {
   type Listable,
   NotFoundError,
   normalizePath,
+  notWritableError,
   prefixOf,
   type Readable,
-  ReadOnlyError,
   UnsupportedOperationError,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
@@ -274,12 +274,21 @@ export class Group {
   /**
    * Merges `attributes` into the group's attributes (or replaces them) and writes the
    * metadata. A group holding consolidated metadata keeps it, with its own attributes updated.
+   * @returns the group with its new metadata (this object keeps its snapshot)
+   * @example
+   * ```ts
+   * const root = await createGroup(new Map(), { attributes: { title: "survey" } });
+   * const updated = await root.updateAttributes({ version: 2 });
+   * updated.attrs; // { title: "survey", version: 2 }
+   * (await root.updateAttributes({ only: true }, { replace: true })).attrs; // { only: true }
+   * ```
    */
   async updateAttributes(
     attributes: JsonObject,
     options: { replace?: boolean; signal?: AbortSignal } = {},
   ): Promise<Group> {
-    if (!isWritable(this.store)) throw new ReadOnlyError(`/${this.path}`, "update attributes of");
+    if (!isWritable(this.store))
+      throw notWritableError(this.store, `/${this.path}`, "update attributes of");
     checkAttributes(attributes, `/${this.path} attributes`);
     const merged = options.replace ? attributes : { ...this.metadata.attributes, ...attributes };
     let metadata: GroupMetadata = { ...this.metadata, attributes: merged };

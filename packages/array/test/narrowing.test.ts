@@ -6,6 +6,7 @@ import {
   createGroup,
   DataTypeMismatchError,
   openArray,
+  openGroup,
   type ZarrArray,
 } from "../src/index.js";
 
@@ -88,6 +89,19 @@ describe("stores that cannot be written say why", () => {
     expect(error).toBeInstanceOf(ReadOnlyError);
     expect((error as Error).message).toMatch(/no delete\(\) method/);
     expect(backing.size).toBe(0);
+  });
+
+  it("updating a group's attributes through such a store names the missing method too", async () => {
+    const backing = new Map<string, Uint8Array>();
+    await createGroup(backing, { attributes: { a: 1 } });
+    const store = {
+      ...readOnly(backing),
+      set: async (key: string, value: Uint8Array) => void backing.set(key, value),
+    };
+    const group = await openGroup(store);
+    const error = await group.updateAttributes({ b: 2 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReadOnlyError);
+    expect((error as Error).message).toMatch(/update attributes of.*no delete\(\) method/);
   });
 
   it("a store with only get is read-only, and writes to its arrays say which array", async () => {
