@@ -2,10 +2,10 @@
 // OME-Zarr pyramids this test writes with our own library (0.5 in a sharded v3 hierarchy read
 // without listing, 0.4 in a consolidated v2 one), and headless Chromium opens them. The canvas pixels
 // must be the colour map applied to the data at the level that fits the screen.
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { tempDir } from "@z/test-utils";
+import { chromiumAvailable, launchChromium, tempDir } from "@z/test-utils";
 import { consolidateMetadata, createArray, createGroup, FsStore } from "@z/zarr";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +13,6 @@ import { buildViewer } from "../viewer/build.mjs";
 import { colormapIndex, colormapTable } from "../viewer/src/colormaps.js";
 import { startStaticServer } from "../viewer/static-server.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** Where the screenshot goes (kept after the test for people to look at). */
 export const SCREENSHOT = path.join(os.tmpdir(), "z-viewer-test", "viewer.png");
 
@@ -151,7 +150,7 @@ function expectedLine(
   return out;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("the viewer in Chromium", () => {
+describe.skipIf(!chromiumAvailable())("the viewer in Chromium", () => {
   const { dir, remove } = tempDir("z-viewer-");
   let server: { url: string; close: () => Promise<void> };
   let browser: Browser;
@@ -165,19 +164,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the viewer in Chromium", () => {
     await writePyramid(path.join(data, "ome04.zarr"), "0.4");
     const site = await buildViewer(path.join(dir, "site"));
     server = await startStaticServer({ mounts: { "/": site, "/data/": data } });
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on("pageerror", (e) => errors.push(e.message));
   }, 300_000);

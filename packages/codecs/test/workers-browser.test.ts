@@ -1,16 +1,14 @@
 // The Web Worker pool in headless Chromium: every codec decodes to the same values in a worker
 // as inline (and as in Node), and aborting stops queued work. The page is bundled by Vite from
 // the TypeScript sources and served from 127.0.0.1.
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { tempDir } from "@z/test-utils";
+import { chromiumAvailable, launchChromium, tempDir } from "@z/test-utils";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStaticServer } from "../../../examples/viewer/static-server.mjs";
 import { type WorkerCase, workerCases } from "./workers-cases.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const here = path.dirname(fileURLToPath(import.meta.url));
 /**
  * Loaded by the codecs on first use with WebAssembly loaders Vite cannot bundle without extra
@@ -46,7 +44,7 @@ interface PageResult {
   workerClass: string;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("the Web Worker decode pool in Chromium", () => {
+describe.skipIf(!chromiumAvailable())("the Web Worker decode pool in Chromium", () => {
   const { dir, remove } = tempDir("z-workers-page-");
   let browser: Browser;
   let page: Page;
@@ -57,19 +55,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the Web Worker decode pool in Chromium",
     cases = (await workerCases()).filter((c) => !c.covers.some((n) => NOT_IN_PAGE.includes(n)));
     await buildPage(dir);
     server = await startStaticServer({ mounts: { "/": dir } });
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));

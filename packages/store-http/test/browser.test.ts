@@ -1,50 +1,30 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startTestHttpServer, tempDir } from "@z/test-utils";
+import {
+  bundleForBrowser,
+  CHROMIUM_PATH,
+  chromiumAvailable,
+  launchChromium,
+  startTestHttpServer,
+  tempDir,
+} from "@z/test-utils";
 import { describe, expect, it } from "vitest";
 import { writeEntries } from "./support.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-if (!existsSync(CHROMIUM))
+if (!chromiumAvailable())
   console.warn(
-    `[store-http browser] SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`,
+    `[store-http browser] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`,
   );
 
-describe.skipIf(!existsSync(CHROMIUM))("HttpStore in a real browser", () => {
+describe.skipIf(!chromiumAvailable())("HttpStore in a real browser", () => {
   it("reads with the browser's fetch (no 'Illegal invocation')", async () => {
-    const { build } = await import("vite");
-    const output = (await build({
-      configFile: false,
-      logLevel: "error",
-      root: path.join(here, "browser"),
-      resolve: { conditions: ["source", "browser", "import", "module", "default"] },
-      build: {
-        write: false,
-        target: "es2022",
-        minify: false,
-        rollupOptions: {
-          input: path.join(here, "browser/entry.ts"),
-          output: { codeSplitting: false, format: "es" },
-        },
-      },
-    })) as
-      | { output: { type: string; code?: string }[] }
-      | { output: { type: string; code?: string }[] }[];
-    const chunks = (Array.isArray(output) ? output.flatMap((o) => o.output) : output.output).filter(
-      (o) => o.type === "chunk",
-    );
-    const bundle = chunks.map((c) => c.code ?? "").join("\n");
+    const bundle = await bundleForBrowser(path.join(here, "browser/entry.ts"));
     const sandbox = tempDir("z-store-http-browser-");
     writeEntries(sandbox.dir, [["data.zarr/a/k", Uint8Array.of(10, 20, 30, 40)]]);
     const server = await startTestHttpServer({ root: sandbox.dir });
-    const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const errors: string[] = [];

@@ -1,11 +1,17 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { repositoryRoot, tempDir } from "@z/test-utils";
+import {
+  bundleForBrowser,
+  CHROMIUM_PATH,
+  chromiumAvailable,
+  launchChromium,
+  repositoryRoot,
+  tempDir,
+} from "@z/test-utils";
 import { createArray, openArray, slice } from "@z/zarr";
 import { describe, expect, it } from "vitest";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const built = existsSync(path.join(repositoryRoot, "packages/zarr/dist/index.js"));
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -34,9 +40,9 @@ async function expectedResults() {
 
 if (!built)
   console.warn("[browser bundle] SKIPPED: build the packages first (pnpm build; pnpm test does)");
-if (!existsSync(CHROMIUM))
+if (!chromiumAvailable())
   console.warn(
-    `[browser bundle] SKIPPED running it: no Chromium at ${CHROMIUM} (apt-get install chromium)`,
+    `[browser bundle] SKIPPED running it: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`,
   );
 
 describe.skipIf(!built)("the browser bundle", () => {
@@ -44,28 +50,7 @@ describe.skipIf(!built)("the browser bundle", () => {
   let bundle = "";
 
   it("bundles @z/zarr for browsers with no Node built-ins", async () => {
-    const { build } = await import("vite");
-    const output = (await build({
-      configFile: false,
-      logLevel: "error",
-      root: here,
-      resolve: { conditions: ["browser", "import", "module", "default"] },
-      build: {
-        write: false,
-        target: "es2022",
-        minify: false,
-        rollupOptions: {
-          input: path.join(here, "browser/entry.js"),
-          output: { codeSplitting: false, format: "es" },
-        },
-      },
-    })) as
-      | { output: { type: string; code?: string; fileName: string }[] }
-      | { output: { type: string; code?: string; fileName: string }[] }[];
-    const chunks = (Array.isArray(output) ? output.flatMap((o) => o.output) : output.output).filter(
-      (o) => o.type === "chunk",
-    );
-    bundle = chunks.map((c) => c.code ?? "").join("\n");
+    bundle = await bundleForBrowser(path.join(here, "browser/entry.js"), { fromBuild: true });
     expect(bundle.length).toBeGreaterThan(10_000);
     // Vite swaps Node built-ins for empty "__vite-browser-external" stubs; either form is a leak.
     const nodeImports =
@@ -77,24 +62,11 @@ describe.skipIf(!built)("the browser bundle", () => {
     writeFileSync(path.join(dir, "bundle.js"), bundle);
   }, 120_000);
 
-  it.skipIf(!existsSync(CHROMIUM))(
+  it.skipIf(!chromiumAvailable())(
     "runs in headless Chromium and reads what it writes",
     async () => {
       expect(bundle).not.toBe("");
-      const { chromium } = await import("playwright-core");
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         const errors: string[] = [];

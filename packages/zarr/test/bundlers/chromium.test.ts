@@ -2,18 +2,25 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { repositoryRoot, startTestHttpServer, type TestHttpServer, tempDir } from "@z/test-utils";
+import {
+  CHROMIUM_PATH,
+  chromiumAvailable,
+  launchChromium,
+  repositoryRoot,
+  startTestHttpServer,
+  type TestHttpServer,
+  tempDir,
+} from "@z/test-utils";
 import { createArray, FsStore } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Bundler, buildApp } from "./bundle.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const built = existsSync(path.join(repositoryRoot, "packages/zarr/dist/index.js"));
-const canRun = built && existsSync(CHROMIUM);
+const canRun = built && chromiumAvailable();
 if (!built)
   console.warn("[bundlers] SKIPPED: build the packages first (pnpm build; pnpm test does)");
-else if (!existsSync(CHROMIUM))
-  console.warn(`[bundlers] SKIPPED: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+else if (!chromiumAvailable())
+  console.warn(`[bundlers] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
 
 const SHAPE = [6, 5];
 const VALUES = Uint16Array.from({ length: 30 }, (_, i) => i * 37 + 1);
@@ -71,19 +78,7 @@ describe.skipIf(!canRun)("apps that import @z/zarr, built with each bundler's de
     }
     // The data lives on another origin (another port), as on a CDN or an object store.
     data = await startTestHttpServer({ root: path.join(dir, "data"), cors: true });
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -31,12 +31,13 @@ export const VITEST_SHIM = fileURLToPath(new URL("./vitest-shim.ts", import.meta
 /**
  * Bundles a browser entry (TypeScript, workspace packages from their sources) into one ES
  * module with vite. `shimVitest` maps `vitest` to {@link VITEST_SHIM}, so test code written for
- * vitest (the store contract suite) runs in the page.
+ * vitest (the store contract suite) runs in the page. `fromBuild` resolves workspace packages
+ * to their built `dist` files instead of their sources (to test what is published).
  * @returns the code of the bundle
  */
 export async function bundleForBrowser(
   entry: string,
-  options: { shimVitest?: boolean; external?: string[] } = {},
+  options: { shimVitest?: boolean; external?: string[]; fromBuild?: boolean } = {},
 ): Promise<string> {
   const { build } = await import("vite");
   const output = (await build({
@@ -44,7 +45,13 @@ export async function bundleForBrowser(
     logLevel: "error",
     root: path.dirname(entry),
     resolve: {
-      conditions: ["source", "browser", "import", "module", "default"],
+      conditions: [
+        ...(options.fromBuild ? [] : ["source"]),
+        "browser",
+        "import",
+        "module",
+        "default",
+      ],
       alias: options.shimVitest ? [{ find: /^vitest$/, replacement: VITEST_SHIM }] : [],
     },
     build: {
