@@ -3,7 +3,7 @@
 // the TypeScript sources and served from 127.0.0.1.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromiumAvailable, launchChromium, tempDir } from "@z/test-utils";
+import { chromiumAvailable, launchChromium, NOT_BUNDLED_IN_PAGES, tempDir } from "@z/test-utils";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStaticServer } from "../../../examples/viewer/static-server.mjs";
@@ -11,10 +11,9 @@ import { type WorkerCase, workerCases } from "./workers-cases.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /**
- * Loaded by the codecs on first use with WebAssembly loaders Vite cannot bundle without extra
- * plugins; they stay out of this page and are covered by the Node pool test.
+ * The codecs of NOT_BUNDLED_IN_PAGES: they stay out of this page and are covered by the Node
+ * pool test.
  */
-const NOT_BUNDLED = ["@foxglove/wasm-bz2", "@napi-rs/lzma"];
 const NOT_IN_PAGE = ["numcodecs.bz2", "numcodecs.lzma"];
 
 /** Bundles the test page (and the worker it starts) into `outDir`. */
@@ -25,13 +24,13 @@ async function buildPage(outDir: string): Promise<void> {
     logLevel: "error",
     root: path.join(here, "workers-page"),
     resolve: { conditions: ["source", "browser", "import", "module", "default"] },
-    worker: { format: "es", rollupOptions: { external: NOT_BUNDLED } },
+    worker: { format: "es", rollupOptions: { external: [...NOT_BUNDLED_IN_PAGES] } },
     build: {
       outDir,
       emptyOutDir: true,
       target: "es2022",
       minify: false,
-      rollupOptions: { external: NOT_BUNDLED },
+      rollupOptions: { external: [...NOT_BUNDLED_IN_PAGES] },
     },
   });
 }

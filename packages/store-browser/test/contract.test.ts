@@ -2,8 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   bundleForBrowser,
-  CHROMIUM_PATH,
-  chromiumAvailable,
+  chromiumAvailableOrWarn,
   runInChromium,
   type ShimTestResult,
 } from "@z/test-utils";
@@ -13,12 +12,9 @@ import { describe, expect, it } from "vitest";
 // cases is reported here as one vitest test that fails when the case failed in the page.
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-if (!chromiumAvailable())
-  console.warn(
-    `[store-browser] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`,
-  );
+const hasChromium = chromiumAvailableOrWarn("store-browser");
 
-const run = chromiumAvailable()
+const run = hasChromium
   ? await runInChromium<ShimTestResult[]>(
       await bundleForBrowser(path.join(here, "browser/contract-entry.ts"), { shimVitest: true }),
       null,

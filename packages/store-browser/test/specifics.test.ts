@@ -1,13 +1,12 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleForBrowser, CHROMIUM_PATH, chromiumAvailable, runInChromium } from "@z/test-utils";
+import { bundleForBrowser, chromiumAvailableOrWarn, runInChromium } from "@z/test-utils";
 import { describe, expect, it } from "vitest";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-if (!chromiumAvailable())
-  console.warn(`[store-browser specifics] SKIPPED: no Chromium at ${CHROMIUM_PATH}`);
+const hasChromium = chromiumAvailableOrWarn("store-browser specifics");
 
-describe.skipIf(!chromiumAvailable())("OPFSStore and IndexedDBStore specifics in Chromium", () => {
+describe.skipIf(!hasChromium)("OPFSStore and IndexedDBStore specifics in Chromium", () => {
   it("temporary files, value/folder clashes, pruning, atomic new keys, typed errors", async () => {
     const run = await runInChromium<Record<string, unknown>>(
       await bundleForBrowser(path.join(here, "browser/specifics-entry.ts")),

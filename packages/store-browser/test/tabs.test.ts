@@ -1,18 +1,12 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  bundleForBrowser,
-  CHROMIUM_PATH,
-  chromiumAvailable,
-  openChromiumPage,
-} from "@z/test-utils";
+import { bundleForBrowser, chromiumAvailableOrWarn, openChromiumPage } from "@z/test-utils";
 import { describe, expect, it } from "vitest";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-if (!chromiumAvailable())
-  console.warn(`[store-browser tabs] SKIPPED: no Chromium at ${CHROMIUM_PATH}`);
+const hasChromium = chromiumAvailableOrWarn("store-browser tabs");
 
-describe.skipIf(!chromiumAvailable())("conditional writes across tabs", () => {
+describe.skipIf(!hasChromium)("conditional writes across tabs", () => {
   it.each(["indexeddb", "opfs"])(
     "%s: three tabs incrementing one counter lose no increment",
     async (kind) => {

@@ -2,8 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   bundleForBrowser,
-  CHROMIUM_PATH,
-  chromiumAvailable,
+  chromiumAvailableOrWarn,
   launchChromium,
   startTestHttpServer,
   tempDir,
@@ -13,12 +12,9 @@ import { writeEntries } from "./support.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-if (!chromiumAvailable())
-  console.warn(
-    `[store-http browser] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`,
-  );
+const hasChromium = chromiumAvailableOrWarn("store-http browser");
 
-describe.skipIf(!chromiumAvailable())("HttpStore in a real browser", () => {
+describe.skipIf(!hasChromium)("HttpStore in a real browser", () => {
   it("reads with the browser's fetch (no 'Illegal invocation')", async () => {
     const bundle = await bundleForBrowser(path.join(here, "browser/entry.ts"));
     const sandbox = tempDir("z-store-http-browser-");

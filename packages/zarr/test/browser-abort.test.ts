@@ -2,8 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   bundleForBrowser,
-  CHROMIUM_PATH,
-  chromiumAvailable,
+  chromiumAvailableOrWarn,
   openChromiumPage,
   startTestHttpServer,
   tempDir,
@@ -11,9 +10,9 @@ import {
 import { describe, expect, it } from "vitest";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-if (!chromiumAvailable()) console.warn(`[browser abort] SKIPPED: no Chromium at ${CHROMIUM_PATH}`);
+const hasChromium = chromiumAvailableOrWarn("browser abort");
 
-describe.skipIf(!chromiumAvailable())("aborting a read in Chromium", () => {
+describe.skipIf(!hasChromium)("aborting a read in Chromium", () => {
   it("an AbortController aborts a read the server stalls on, with AbortError", async () => {
     const sandbox = tempDir("z-browser-abort-");
     const server = await startTestHttpServer({ root: sandbox.dir, cors: true, stall: ["slow"] });

@@ -3,8 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   bundleForBrowser,
-  CHROMIUM_PATH,
-  chromiumAvailable,
+  chromiumAvailableOrWarn,
   runInChromium,
   startTestHttpServer,
   tempDir,
@@ -13,9 +12,9 @@ import { describe, expect, it } from "vitest";
 import type { PageRequest } from "./browser/page-fetch.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-if (!chromiumAvailable()) console.warn(`[browser http] SKIPPED: no Chromium at ${CHROMIUM_PATH}`);
+const hasChromium = chromiumAvailableOrWarn("browser http");
 
-describe.skipIf(!chromiumAvailable())("HttpStore in Chromium, data from another origin", () => {
+describe.skipIf(!hasChromium)("HttpStore in Chromium, data from another origin", () => {
   it("reads whole values and byte ranges through CORS, and is refused without it", async () => {
     const sandbox = tempDir("z-browser-cors-");
     const value = Uint8Array.from({ length: 100 }, (_, i) => (i * 7) % 256);

@@ -1,22 +1,14 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  bundleForBrowser,
-  CHROMIUM_PATH,
-  chromiumAvailable,
-  runInChromium,
-  startTestHttpServer,
-  tempDir,
-} from "@z/test-utils";
+import { chromiumAvailableOrWarn, runPageOnDataServer, tempDir } from "@z/test-utils";
 import { createArray, FsStore, type ShardingCodec } from "@z/zarr";
 import { describe, expect, it } from "vitest";
 import type { PageRequest } from "./browser/page-fetch.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-if (!chromiumAvailable())
-  console.warn(`[browser sharded] SKIPPED: no Chromium at ${CHROMIUM_PATH}`);
+const hasChromium = chromiumAvailableOrWarn("browser sharded");
 
-describe.skipIf(!chromiumAvailable())("sharded partial reads over HTTP in Chromium", () => {
+describe.skipIf(!hasChromium)("sharded partial reads over HTTP in Chromium", () => {
   it("one inner chunk costs the shard index and that chunk, as the server logged", async () => {
     const sandbox = tempDir("z-browser-shard-");
     const data = Float32Array.from({ length: 64 * 64 }, (_, i) => Math.sin(i / 50) * 100);
@@ -30,17 +22,13 @@ describe.skipIf(!chromiumAvailable())("sharded partial reads over HTTP in Chromi
       compressors: [{ name: "zstd", configuration: { level: 3, checksum: false } }],
     });
     await arr.set(null, { data, shape: [64, 64] });
-    const server = await startTestHttpServer({ root: sandbox.dir, cors: true });
     try {
-      const bundle = await bundleForBrowser(path.join(here, "browser/sharded.ts"), {
-        external: ["@foxglove/wasm-bz2", "@napi-rs/lzma"],
-      });
-      const run = await runInChromium<{
+      const run = await runPageOnDataServer<{
         shape: number[];
         part: number[];
         partShape: number[];
         reading: PageRequest[];
-      }>(bundle, { dataUrl: server.url });
+      }>(path.join(here, "browser/sharded.ts"), sandbox.dir);
       expect(run.errors).toEqual([]);
       const r = run.result;
       expect(r.shape).toEqual([64, 64]);
@@ -62,14 +50,11 @@ describe.skipIf(!chromiumAvailable())("sharded partial reads over HTTP in Chromi
       expect(codec.indexSize + entry.nbytes).toBeLessThan(shard.length / 8);
 
       // The server saw the same: every request the page made, with the same ranges and bytes.
-      const served = server.requests.filter(
-        (q) => q.method !== "OPTIONS" && q.path === "volume/c/0/0",
-      );
+      const served = run.served.filter((q) => q.method !== "OPTIONS" && q.path === "volume/c/0/0");
       expect(served.map((q) => [q.range, q.bytes])).toEqual(
         r.reading.map((q) => [q.range, q.bytes]),
       );
     } finally {
-      await server.stop();
       sandbox.remove();
     }
   }, 180_000);

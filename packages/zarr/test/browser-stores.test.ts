@@ -1,11 +1,16 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleForBrowser, CHROMIUM_PATH, chromiumAvailable, runInChromium } from "@z/test-utils";
+import {
+  bundleForBrowser,
+  chromiumAvailableOrWarn,
+  NOT_BUNDLED_IN_PAGES,
+  runInChromium,
+} from "@z/test-utils";
 import { collectKeys, createArray, MemoryStore, openArray, slice } from "@z/zarr";
 import { describe, expect, it } from "vitest";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-if (!chromiumAvailable()) console.warn(`[browser stores] SKIPPED: no Chromium at ${CHROMIUM_PATH}`);
+const hasChromium = chromiumAvailableOrWarn("browser stores");
 
 /** The steps of browser/stores.ts against a MemoryStore: what both browser stores must give. */
 async function expected(values: number[]) {
@@ -30,11 +35,11 @@ async function expected(values: number[]) {
   };
 }
 
-describe.skipIf(!chromiumAvailable())("IndexedDBStore and OPFSStore through the array API", () => {
+describe.skipIf(!hasChromium)("IndexedDBStore and OPFSStore through the array API", () => {
   it("create, write, reopen and read give what a MemoryStore gives", async () => {
     const values = Array.from({ length: 600 }, (_, i) => Math.fround(Math.cos(i / 7) * 50));
     const bundle = await bundleForBrowser(path.join(here, "browser/stores.ts"), {
-      external: ["@foxglove/wasm-bz2", "@napi-rs/lzma"],
+      external: [...NOT_BUNDLED_IN_PAGES],
     });
     const run = await runInChromium<Record<"indexedDB" | "opfs", unknown>>(bundle, { values });
     expect(run.errors).toEqual([]);

@@ -1,21 +1,14 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  bundleForBrowser,
-  CHROMIUM_PATH,
-  chromiumAvailable,
-  runInChromium,
-  startTestHttpServer,
-  tempDir,
-} from "@z/test-utils";
+import { chromiumAvailableOrWarn, runPageOnDataServer, tempDir } from "@z/test-utils";
 import { createArray, createZipFile, MemoryStore, openArray, slice } from "@z/zarr";
 import { describe, expect, it } from "vitest";
 import type { PageRequest } from "./browser/page-fetch.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-if (!chromiumAvailable()) console.warn(`[browser zip] SKIPPED: no Chromium at ${CHROMIUM_PATH}`);
+const hasChromium = chromiumAvailableOrWarn("browser zip");
 
-describe.skipIf(!chromiumAvailable())("a zip archive over HTTP in Chromium", () => {
+describe.skipIf(!hasChromium)("a zip archive over HTTP in Chromium", () => {
   it("reads an array from the archive with byte ranges only", async () => {
     const sandbox = tempDir("z-browser-zip-");
     const values = Int32Array.from({ length: 8 * 9 }, (_, i) => i * i - 500);
@@ -39,28 +32,23 @@ describe.skipIf(!chromiumAvailable())("a zip archive over HTTP in Chromium", () 
       slice(2, 5),
       slice(null, null, 3),
     ]);
-    const server = await startTestHttpServer({ root: sandbox.dir, cors: true });
     try {
-      const bundle = await bundleForBrowser(path.join(here, "browser/zip.ts"), {
-        external: ["@foxglove/wasm-bz2", "@napi-rs/lzma"],
-      });
-      const run = await runInChromium<{
+      const run = await runPageOnDataServer<{
         whole: number[];
         part: number[];
         partShape: number[];
         requests: PageRequest[];
-      }>(bundle, { dataUrl: server.url });
+      }>(path.join(here, "browser/zip.ts"), sandbox.dir);
       expect(run.errors).toEqual([]);
       expect(run.result.whole).toEqual([...values]);
       expect(run.result.part).toEqual([...(expectedPart.data as Int32Array)]);
       expect(run.result.partShape).toEqual(expectedPart.shape);
       // Every read of the archive was a range read: it was never downloaded whole.
-      const served = server.requests.filter((q) => q.method === "GET");
+      const served = run.served.filter((q) => q.method === "GET");
       expect(served.length).toBe(run.result.requests.filter((q) => q.method === "GET").length);
       expect(served.length).toBeGreaterThan(0);
       expect(served.every((q) => q.path === "archive.zip" && q.status === 206)).toBe(true);
     } finally {
-      await server.stop();
       sandbox.remove();
     }
   }, 180_000);

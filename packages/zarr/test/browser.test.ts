@@ -3,8 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   bundleForBrowser,
-  CHROMIUM_PATH,
-  chromiumAvailable,
+  chromiumAvailableOrWarn,
   launchChromium,
   repositoryRoot,
   tempDir,
@@ -40,10 +39,7 @@ async function expectedResults() {
 
 if (!built)
   console.warn("[browser bundle] SKIPPED: build the packages first (pnpm build; pnpm test does)");
-if (!chromiumAvailable())
-  console.warn(
-    `[browser bundle] SKIPPED running it: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`,
-  );
+const hasChromium = chromiumAvailableOrWarn("browser bundle in Chromium");
 
 describe.skipIf(!built)("the browser bundle", () => {
   const { dir, remove } = tempDir("z-browser-");
@@ -62,7 +58,7 @@ describe.skipIf(!built)("the browser bundle", () => {
     writeFileSync(path.join(dir, "bundle.js"), bundle);
   }, 120_000);
 
-  it.skipIf(!chromiumAvailable())(
+  it.skipIf(!hasChromium)(
     "runs in headless Chromium and reads what it writes",
     async () => {
       expect(bundle).not.toBe("");

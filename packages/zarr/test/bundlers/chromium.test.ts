@@ -3,8 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import {
-  CHROMIUM_PATH,
-  chromiumAvailable,
+  chromiumAvailableOrWarn,
   launchChromium,
   repositoryRoot,
   startTestHttpServer,
@@ -16,11 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Bundler, buildApp } from "./bundle.js";
 
 const built = existsSync(path.join(repositoryRoot, "packages/zarr/dist/index.js"));
-const canRun = built && chromiumAvailable();
 if (!built)
   console.warn("[bundlers] SKIPPED: build the packages first (pnpm build; pnpm test does)");
-else if (!chromiumAvailable())
-  console.warn(`[bundlers] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
+const canRun = built && chromiumAvailableOrWarn("bundlers");
 
 const SHAPE = [6, 5];
 const VALUES = Uint16Array.from({ length: 30 }, (_, i) => i * 37 + 1);

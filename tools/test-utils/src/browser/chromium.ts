@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
-import { startTestHttpServer, type TestHttpServer } from "../http-server.js";
+import { type ServedRequest, startTestHttpServer, type TestHttpServer } from "../http-server.js";
 import { tempDir } from "../temp.js";
 
 /** Where the browser tests find Chromium (`CHROMIUM_PATH` overrides). */
@@ -24,6 +24,23 @@ export const CHROMIUM_ARGS: readonly string[] = [
 export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM_PATH);
 }
+
+/**
+ * {@link chromiumAvailable}, and when it is not, a warning that the suite `label` is skipped, so
+ * a run without Chromium says so in its log instead of passing quietly.
+ */
+export function chromiumAvailableOrWarn(label: string): boolean {
+  const available = chromiumAvailable();
+  if (!available)
+    console.warn(`[${label}] SKIPPED: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
+  return available;
+}
+
+/**
+ * Packages the codecs load on first use through WebAssembly loaders that Vite cannot bundle
+ * without extra plugins: pages leave them out (`external`); the Node tests cover those codecs.
+ */
+export const NOT_BUNDLED_IN_PAGES: readonly string[] = ["@foxglove/wasm-bz2", "@napi-rs/lzma"];
 
 /** The vitest shim a browser bundle uses in place of `vitest` (see {@link bundleForBrowser}). */
 export const VITEST_SHIM = fileURLToPath(new URL("./vitest-shim.ts", import.meta.url));
@@ -229,5 +246,30 @@ export async function runInChromium<T>(
     return { result, errors: [...page.errors] };
   } finally {
     await page.close();
+  }
+}
+
+/** A page run against a data server, with what that server saw. */
+export interface DataServerRun<T> extends PageRun<T> {
+  /** The requests the data server answered, in order. */
+  served: ServedRequest[];
+}
+
+/**
+ * Serves the folder `root` with CORS from an origin of its own, bundles the page `entry`
+ * (leaving out {@link NOT_BUNDLED_IN_PAGES}) and runs its `__run({ dataUrl })` in Chromium
+ * ({@link runInChromium}); the data server is stopped afterwards.
+ */
+export async function runPageOnDataServer<T>(
+  entry: string,
+  root: string,
+): Promise<DataServerRun<T>> {
+  const server = await startTestHttpServer({ root, cors: true });
+  try {
+    const bundle = await bundleForBrowser(entry, { external: [...NOT_BUNDLED_IN_PAGES] });
+    const run = await runInChromium<T>(bundle, { dataUrl: server.url });
+    return { ...run, served: server.requests };
+  } finally {
+    await server.stop();
   }
 }
