@@ -10,6 +10,7 @@ import {
 import { BoundsError, SelectionError, slice } from "@z/indexing";
 import { describe, expect, it } from "vitest";
 import { decodeJsonText } from "./helpers.js";
+import { mapStoreArray } from "./map-store-array.js";
 
 describe("create, write, read", () => {
   for (const zarrFormat of [2, 3] as const) {
@@ -183,13 +184,7 @@ describe("groups", () => {
 
 describe("whole-chunk reads", () => {
   it("never hand out memory the store still holds", async () => {
-    const store = new Map<string, Uint8Array>();
-    const arr = await createArray(store, {
-      shape: [4, 4],
-      chunks: [2, 2],
-      dtype: "int32",
-      compressors: null,
-    });
+    const { arr } = await mapStoreArray("int32", [4, 4], [2, 2]);
     await arr.set(
       null,
       Int32Array.from({ length: 16 }, (_, i) => i),

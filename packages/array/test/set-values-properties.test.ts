@@ -1,4 +1,3 @@
-import { createArray, type ZarrArray } from "@z/array";
 import {
   bool,
   complex64,
@@ -27,6 +26,7 @@ import {
 import { isZarrError } from "@z/store-core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { elementAt, mapStoreArray } from "./map-store-array.js";
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
 
@@ -199,25 +199,9 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.date({ min: new Date(-1e14), max: new Date(1e14) }),
 );
 
-async function arrayOf(dataType: DataType) {
-  const store = new Map<string, Uint8Array>();
-  const arr = await createArray(store, {
-    shape: [3],
-    chunks: [1],
-    dtype: dataType,
-    compressors: null,
-  });
-  return { arr, store };
-}
-
-async function elementAt(arr: ZarrArray, index: number): Promise<unknown> {
-  const got = await arr.get([index]);
-  return arr.metadata.dataType.getElement(got.data, 0);
-}
-
 describe("set stores what the reference rule says, or throws a branded error and writes nothing", () => {
   it("one value into one element of every data type", async () => {
-    const arrays = await Promise.all(DATA_TYPES.map(arrayOf));
+    const arrays = await Promise.all(DATA_TYPES.map((dataType) => mapStoreArray(dataType)));
     await fc.assert(
       fc.asyncProperty(anyValue, async (value) => {
         for (const [k, dataType] of DATA_TYPES.entries()) {
@@ -244,18 +228,7 @@ describe("set stores what the reference rule says, or throws a branded error and
 
   it("a plain array of values: all stored, or an error naming the first misfit and nothing written", async () => {
     const types: DataType[] = [int8, uint16, int32, int64, float16, float32, bool, datetime64("s")];
-    const arrays = await Promise.all(
-      types.map(async (dataType) => {
-        const store = new Map<string, Uint8Array>();
-        const arr = await createArray(store, {
-          shape: [6],
-          chunks: [2],
-          dtype: dataType,
-          compressors: null,
-        });
-        return { arr, store };
-      }),
-    );
+    const arrays = await Promise.all(types.map((dataType) => mapStoreArray(dataType, [6], [2])));
     await fc.assert(
       fc.asyncProperty(
         fc.array(

@@ -1,4 +1,4 @@
-import { createArray, type ZarrArray } from "@z/array";
+import { createArray } from "@z/array";
 import {
   bool,
   complex64,
@@ -25,6 +25,7 @@ import {
 } from "@z/metadata";
 import { isZarrError } from "@z/store-core";
 import { describe, expect, it } from "vitest";
+import { elementAt, mapStoreArray } from "./map-store-array.js";
 
 /** Every data type family, by a short column name. */
 const TYPES = {
@@ -197,28 +198,10 @@ const TABLE: [label: string, value: unknown, outcomes: Partial<Record<Column, Ou
   ["a Date", new Date(Date.UTC(2020, 0, 2)), { M: 1577923200n }],
 ];
 
-async function arrayOf(
-  dataType: DataType,
-): Promise<{ arr: ZarrArray; store: Map<string, Uint8Array> }> {
-  const store = new Map<string, Uint8Array>();
-  const arr = await createArray(store, {
-    shape: [3],
-    chunks: [1],
-    dtype: dataType,
-    compressors: null,
-  });
-  return { arr, store };
-}
-
-async function elementAt(arr: ZarrArray, index: number): Promise<unknown> {
-  const got = await arr.get([index]);
-  return arr.metadata.dataType.getElement(got.data, 0);
-}
-
 describe("set: every JS value type into every data type family", () => {
   for (const column of COLUMNS) {
     it(`${column} (${TYPES[column].name})`, async () => {
-      const { arr, store } = await arrayOf(TYPES[column]);
+      const { arr, store } = await mapStoreArray(TYPES[column]);
       for (const [label, value, outcomes] of TABLE) {
         const expected = column in outcomes ? outcomes[column] : E;
         const before = new Map(store);
@@ -241,7 +224,7 @@ describe("set: every JS value type into every data type family", () => {
   }
 
   it("a scalar error is a ValueTypeError naming the value and the data type", async () => {
-    const { arr } = await arrayOf(int32);
+    const { arr } = await mapStoreArray(int32);
     const error = await arr.set([0], 2 ** 40).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValueTypeError);
     expect(error).toMatchObject({ value: 2 ** 40, dataType: "int32", index: undefined });
@@ -252,9 +235,9 @@ describe("set: every JS value type into every data type family", () => {
     await expect(arr.set([0], "5")).rejects.toThrow(
       /the string "5" as int32: strings are not parsed/,
     );
-    const big = await arrayOf(int64);
+    const big = await mapStoreArray(int64);
     await expect(big.arr.set([0], 2 ** 60)).rejects.toThrow(/not exact integers; pass a bigint/);
-    const rec = await arrayOf(TYPES.rec);
+    const rec = await mapStoreArray(TYPES.rec);
     await expect(rec.arr.set([0], { x: 1 })).rejects.toThrow(/no value for the field "y"/);
     await expect(rec.arr.set([0], { x: 1, y: 2, z: 3 })).rejects.toThrow(/no field "z"/);
     await expect(rec.arr.set([0], { x: 1.5, y: 2 })).rejects.toThrow(
@@ -263,20 +246,14 @@ describe("set: every JS value type into every data type family", () => {
     await expect(
       createArray(new Map(), { shape: [1], dtype: "uint8", fillValue: -1 }),
     ).rejects.toThrow(ValueTypeError);
-    const text = await arrayOf(TYPES.U);
+    const text = await mapStoreArray(TYPES.U);
     await expect(text.arr.set([0], "false")).rejects.toThrow(/5 characters, more than the 4/);
   });
 });
 
 describe("set: arrays of values are checked element by element", () => {
   it("a bad element anywhere in a value spanning several chunks writes nothing and names its index", async () => {
-    const store = new Map<string, Uint8Array>();
-    const arr = await createArray(store, {
-      shape: [4, 4],
-      chunks: [2, 2],
-      dtype: "int32",
-      compressors: null,
-    });
+    const { arr, store } = await mapStoreArray("int32", [4, 4], [2, 2]);
     await arr.set(null, 7);
     const before = new Map(store);
     const rows = [
@@ -316,7 +293,7 @@ describe("set: arrays of values are checked element by element", () => {
   });
 
   it("TypedArrays convert as TypedArray assignment does (the documented fast path)", async () => {
-    const { arr } = await arrayOf(uint8);
+    const { arr } = await mapStoreArray(uint8);
     await arr.set(null, new Float64Array([-1, 256.7, Number.NaN]));
     expect(Array.from((await arr.get()).data)).toEqual([255, 0, 0]);
   });
@@ -324,13 +301,7 @@ describe("set: arrays of values are checked element by element", () => {
 
 describe("set: n-d values with strides", () => {
   it("strides of the wrong rank, negative or fractional, or reaching past the data are errors", async () => {
-    const store = new Map<string, Uint8Array>();
-    const arr = await createArray(store, {
-      shape: [2, 3],
-      chunks: [1, 2],
-      dtype: "float32",
-      compressors: null,
-    });
+    const { arr, store } = await mapStoreArray("float32", [2, 3], [1, 2]);
     await arr.set(null, 5);
     const before = new Map(store);
     const data = new Float32Array(6).fill(1);
