@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   deferredReason,
@@ -17,6 +16,7 @@ import {
 import { FsStore, openArray, type ZarrArray } from "@z/zarr";
 import { afterAll, describe, expect, it } from "vitest";
 import * as zarrita from "zarrita";
+import { zarritaFolder } from "./support/zarrita-folder.js";
 
 /**
  * `zarr copy` of every fixture array, in every direction the format allows: v2 to v3, v3 to
@@ -66,28 +66,6 @@ async function expectRefused(entry: ExpectedArray, args: string[], reason: RegEx
 
 /** A chunk shape unlike the source's: about a third of each extent. */
 const newChunks = (shape: number[]) => shape.map((n) => Math.max(1, Math.ceil(n / 3)));
-
-/** zarrita reads a folder of ours through `get` and, for shards, `getRange` (absolute paths). */
-function zarritaFolder(root: string) {
-  const get = (key: string) =>
-    readFile(path.join(root, ...key.replace(/^\//, "").split("/"))).then(
-      (b) => new Uint8Array(b),
-      () => undefined,
-    );
-  return {
-    get,
-    getRange: async (
-      key: string,
-      range: { offset: number; length: number } | { suffixLength: number },
-    ) => {
-      const bytes = await get(key);
-      if (!bytes) return undefined;
-      return "suffixLength" in range
-        ? bytes.subarray(bytes.length - range.suffixLength)
-        : bytes.subarray(range.offset, range.offset + range.length);
-    },
-  };
-}
 
 /** zarrita's result in C order, bools as booleans (its BoolArray reads through get()). */
 function zarritaValues(chunk: { data: unknown; shape: number[]; stride: number[] }): unknown[] {

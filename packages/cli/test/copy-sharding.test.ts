@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { havePython, repositoryRoot, runCli, runPython, scratchFolders } from "@z/test-utils";
 import {
@@ -15,6 +14,7 @@ import {
 } from "@z/zarr";
 import { describe, expect, it } from "vitest";
 import * as zarrita from "zarrita";
+import { zarritaFolder } from "./support/zarrita-folder.js";
 
 const scratch = scratchFolders("z-copy-shard-");
 
@@ -124,28 +124,6 @@ function writeHandShardedSource(root: string): void {
         Buffer.concat([...parts, indexBytes, checksum]),
       );
     }
-}
-
-/** zarrita reads a folder of ours through `get` and `getRange` (absolute paths). */
-function zarritaFolder(root: string) {
-  const get = (key: string) =>
-    readFile(path.join(root, ...key.replace(/^\//, "").split("/"))).then(
-      (b) => new Uint8Array(b),
-      () => undefined,
-    );
-  return {
-    get,
-    getRange: async (
-      key: string,
-      range: { offset: number; length: number } | { suffixLength: number },
-    ) => {
-      const bytes = await get(key);
-      if (!bytes) return undefined;
-      return "suffixLength" in range
-        ? bytes.subarray(bytes.length - range.suffixLength)
-        : bytes.subarray(range.offset, range.offset + range.length);
-    },
-  };
 }
 
 async function zarritaValues(root: string, at: string): Promise<number[]> {
