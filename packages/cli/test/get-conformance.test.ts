@@ -1,4 +1,4 @@
-import { bufferedOutput, type FloatBits, floatBitsOf, main } from "@z/cli";
+import { type FloatBits, floatBitsOf } from "@z/cli";
 import {
   deferredReason,
   expectedArrays,
@@ -8,6 +8,7 @@ import {
 } from "@z/test-utils";
 import { halfToNumber, numberToHalf, openArray } from "@z/zarr";
 import { afterAll, describe, expect, it } from "vitest";
+import { runMain } from "./support/run-main.js";
 
 const suite = "fixture conformance (zarr get --json)";
 const entries = haveFixtures(suite)
@@ -35,8 +36,13 @@ describe.skipIf(entries.length === 0)(suite, () => {
   afterAll(() => console.log(`[${suite}] checked ${checked} arrays through the CLI`));
 
   it.each(entries.map((e) => [e.label, e] as const))("%s", async (_label, entry) => {
-    const output = bufferedOutput();
-    const code = await main(["get", entry.storeRoot, "--path", entry.path, "--json"], output);
+    const { code, ...output } = await runMain(
+      "get",
+      entry.storeRoot,
+      "--path",
+      entry.path,
+      "--json",
+    );
     expect(output.stderr).toBe("");
     expect(code).toBe(0);
     // Exactly one JSON object on standard output.
@@ -60,8 +66,7 @@ describe.skipIf(entries.length === 0)(suite, () => {
   it.each(entries.map((e) => [e.label, e] as const))(
     "%s prints without --json",
     async (_label, entry) => {
-      const output = bufferedOutput();
-      const code = await main(["get", entry.storeRoot, "--path", entry.path], output);
+      const { code, ...output } = await runMain("get", entry.storeRoot, "--path", entry.path);
       expect(output.stderr).toBe("");
       expect(code).toBe(0);
       const text = output.stdout.trimEnd();

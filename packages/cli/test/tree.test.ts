@@ -1,25 +1,15 @@
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { bufferedOutput, main } from "@z/cli";
-import { fixturePath, haveFixtures, tempDir } from "@z/test-utils";
+import { fixturePath, haveFixtures, scratchFolders } from "@z/test-utils";
 import { createHierarchy, FsStore, openGroup } from "@z/zarr";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { runMain } from "./support/run-main.js";
 
-async function run(...args: string[]) {
-  const output = bufferedOutput();
-  const code = await main(args, output);
-  return { code, ...output };
-}
-
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
+const scratch = scratchFolders("z-cli-tree-");
 
 describe("zarr tree (drawn by Group.tree)", () => {
   it("prints what Group.tree renders, a node it cannot open included", async () => {
-    const { dir, remove } = tempDir("z-cli-tree-");
-    cleanups.push(remove);
+    const dir = scratch();
     const store = new FsStore(dir);
     await createHierarchy(store, {
       "a/x": { kind: "array", shape: [4, 6], chunks: [2, 3], dtype: "int16" },
@@ -30,7 +20,7 @@ describe("zarr tree (drawn by Group.tree)", () => {
       path.join(dir, "a", "broken", "zarr.json"),
       '{"zarr_format": 3, "node_type": "mystery"}',
     );
-    const { code, stdout } = await run("tree", dir);
+    const { code, stdout } = await runMain("tree", dir);
     expect(code).toBe(0);
     expect(stdout).toBe(`${await (await openGroup(store)).tree()}\n`);
     expect(stdout.split("\n")).toEqual([
@@ -41,7 +31,7 @@ describe("zarr tree (drawn by Group.tree)", () => {
       "└── b (3,) float64 chunks=(3,)",
       "",
     ]);
-    const sub = await run("tree", dir, "--path", "a/x");
+    const sub = await runMain("tree", dir, "--path", "a/x");
     expect(sub.stdout).toBe("/a/x (4, 6) int16 chunks=(2, 3)\n");
   });
 
@@ -52,7 +42,7 @@ describe("zarr tree (drawn by Group.tree)", () => {
         fixturePath("zarrita", "v3", "data.zarr", "consolidated"),
         fixturePath("zarrita", "v2", "data.zarr"),
       ]) {
-        const { stdout } = await run("tree", location);
+        const { stdout } = await runMain("tree", location);
         const listed = await openGroup(new FsStore(location, { readOnly: true }), {
           consolidated: false,
         });
