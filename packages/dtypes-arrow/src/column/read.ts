@@ -50,6 +50,22 @@ function need(
     corrupt(ctx, field, `has a ${what} buffer of ${buffer.length} bytes; it needs ${bytes}`);
 }
 
+/**
+ * A typed view of the first `count` items of `buffer` ({@link typedView}), after checking the
+ * buffer holds that many (a short buffer is a corrupt stream, named by `what`).
+ */
+function neededView<T>(
+  ctx: ReadContext,
+  field: ArrowField,
+  buffer: Uint8Array,
+  ctor: Ctor<T>,
+  count: number,
+  what: string,
+): T {
+  need(ctx, field, buffer, count * ctor.BYTES_PER_ELEMENT, what);
+  return typedView(buffer, ctor, count);
+}
+
 function isAscii(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return false;
   return true;
@@ -77,10 +93,9 @@ function readOffsets(
 ): Float64Array {
   const out = new Float64Array(length + 1);
   if (length === 0 && buffer.length === 0) return out;
-  need(ctx, field, buffer, (length + 1) * (large ? 8 : 4), "offsets");
   const raw = large
-    ? typedView(buffer, BigInt64Array, length + 1)
-    : typedView(buffer, Int32Array, length + 1);
+    ? neededView(ctx, field, buffer, BigInt64Array, length + 1, "offsets")
+    : neededView(ctx, field, buffer, Int32Array, length + 1, "offsets");
   let previous = Number(raw[0]);
   if (previous < 0) corrupt(ctx, field, `has a negative first offset (${previous})`);
   for (let i = 0; i <= length; i++) {
@@ -176,8 +191,7 @@ function readUnion(ctx: ReadContext, field: ArrowField, node: ColumnNode): unkno
   const n = node.length;
   // Metadata before V5 gave unions a validity buffer first; the reader passes only the rest.
   const [typeIdBuffer, offsetBuffer] = node.buffers;
-  need(ctx, field, typeIdBuffer, n, "type ids");
-  const ids = typedView(typeIdBuffer, Int8Array, n);
+  const ids = neededView(ctx, field, typeIdBuffer, Int8Array, n, "type ids");
   const memberOf = new Int16Array(128).fill(-1);
   t.typeIds.forEach((id, c) => {
     memberOf[id] = c;
@@ -186,8 +200,7 @@ function readUnion(ctx: ReadContext, field: ArrowField, node: ColumnNode): unkno
   const out: unknown[] = new Array(n);
   let offsets: Int32Array | undefined;
   if (t.mode === "DENSE") {
-    need(ctx, field, offsetBuffer, n * 4, "offsets");
-    offsets = typedView(offsetBuffer, Int32Array, n);
+    offsets = neededView(ctx, field, offsetBuffer, Int32Array, n, "offsets");
   } else {
     for (const child of node.children) checkChildLength(ctx, field, child, n);
   }
@@ -216,8 +229,7 @@ function readDictionary(
   if (!values) corrupt(ctx, field, `uses dictionary ${encoding.id}, which the stream never sent`);
   const n = node.length;
   const ctor = intArrayClass(encoding.indexType) as unknown as Ctor<ArrayLike<number | bigint>>;
-  need(ctx, field, node.buffers[1], n * ctor.BYTES_PER_ELEMENT, "indices");
-  const indices = typedView(node.buffers[1], ctor, n);
+  const indices = neededView(ctx, field, node.buffers[1], ctor, n, "indices");
   const out: unknown[] = new Array(n);
   for (let i = 0; i < n; i++) {
     if (!valid(i)) {
@@ -428,10 +440,8 @@ function readListViews(
   const n = node.length;
   const large = field.type.name === "largelistview";
   const ctor = (large ? BigInt64Array : Int32Array) as unknown as Ctor<ArrayLike<number | bigint>>;
-  need(ctx, field, node.buffers[1], n * ctor.BYTES_PER_ELEMENT, "offsets");
-  need(ctx, field, node.buffers[2], n * ctor.BYTES_PER_ELEMENT, "sizes");
-  const offsets = typedView(node.buffers[1], ctor, n);
-  const sizes = typedView(node.buffers[2], ctor, n);
+  const offsets = neededView(ctx, field, node.buffers[1], ctor, n, "offsets");
+  const sizes = neededView(ctx, field, node.buffers[2], ctor, n, "sizes");
   const child = node.children[0];
   const items = readColumn(field.children[0], child, ctx);
   const budget = ctx.viewBytes ?? { left: Number.POSITIVE_INFINITY };
@@ -475,8 +485,7 @@ function readRunEndEncoded(ctx: ReadContext, field: ArrowField, node: ColumnNode
     : endsType.bitWidth === 32
       ? Int32Array
       : BigInt64Array) as unknown as Ctor<ArrayLike<number | bigint>>;
-  need(ctx, field, endsNode.buffers[1], runs * ctor.BYTES_PER_ELEMENT, "run ends");
-  const ends = typedView(endsNode.buffers[1], ctor, runs);
+  const ends = neededView(ctx, field, endsNode.buffers[1], ctor, runs, "run ends");
   const values = readColumn(field.children[1], valuesNode, ctx);
   const out: unknown[] = new Array(n);
   let previous = 0;
