@@ -7,6 +7,7 @@ export * from "./http-server.js";
 export * from "./json-mutations.js";
 export * from "./npy.js";
 export * from "./python.js";
+export * from "./s3-servers.js";
 export * from "./samples.js";
 export * from "./scope.js";
 export * from "./temp.js";
