@@ -137,6 +137,11 @@ export function resolveS3Config(location: string | undefined, options: S3StoreOp
   const addressing =
     options.addressing ??
     (!gcs && !forcePath && isAwsEndpoint(endpoint) && !bucket.includes(".") ? "virtual" : "path");
+  if (addressing === "virtual" && /^(\[.*\]|[\d.]+)$/.test(endpoint.hostname)) {
+    throw new S3ConfigError(
+      `Virtual-hosted addressing needs a host name, not the address ${endpoint.hostname}: use addressing "path"`,
+    );
+  }
   const base = endpoint.href.replace(/\/+$/, "");
   const bucketUrl =
     addressing === "virtual"

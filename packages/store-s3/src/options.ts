@@ -70,6 +70,8 @@ export interface S3StoreOptions
    * silently overwrite.
    */
   conditionalWrites?: boolean;
+  /** Keys per ListObjectsV2 page (`max-keys`; default the service's, 1000 on S3). */
+  listPageSize?: number;
   /** The environment to read defaults from (default `process.env` where there is one). */
   env?: Record<string, string | undefined>;
 }

@@ -80,6 +80,7 @@ export class S3Store implements Readable, Writable, Listable {
   readonly #http: HttpStore;
   readonly #bucket: BucketClient;
   readonly #onWarning: (message: string) => void;
+  readonly #pageSize: number | undefined;
   /** Set once the service refused DeleteObjects: deletes go one by one from then on. */
   #noBatchDelete = false;
 
@@ -94,6 +95,7 @@ export class S3Store implements Readable, Writable, Listable {
     this.bucketUrl = this.#config.bucketUrl;
     this.prefix = this.#config.prefix;
     const fetch = signingFetch(this.#config.auth, opts.fetch ?? globalThis.fetch);
+    this.#pageSize = opts.listPageSize;
     this.#onWarning = opts.onWarning ?? ((message) => console.warn(message));
     this.#http = new HttpStore(this.url, {
       fetch,
@@ -198,7 +200,10 @@ export class S3Store implements Readable, Writable, Listable {
     throwIfAborted(signal);
     if (!this.#config.writable) throw new ReadOnlyError(prefix, "delete");
     let batch: string[] = [];
-    for await (const page of listPages(this.#bucket, this.prefix + prefix, { signal })) {
+    for await (const page of listPages(this.#bucket, this.prefix + prefix, {
+      signal,
+      pageSize: this.#pageSize,
+    })) {
       for (const key of page.keys) {
         batch.push(key);
         if (batch.length === DELETE_BATCH) {
@@ -253,7 +258,9 @@ export class S3Store implements Readable, Writable, Listable {
   /** Every key that starts with `prefix` (`""` or ending in `/`), page by page. */
   async *listPrefix(prefix: string): AsyncIterable<string> {
     validatePrefix(prefix);
-    for await (const page of listPages(this.#bucket, this.prefix + prefix)) {
+    for await (const page of listPages(this.#bucket, this.prefix + prefix, {
+      pageSize: this.#pageSize,
+    })) {
       for (const key of page.keys) {
         const storeKey = key.slice(this.prefix.length);
         if (isStoreKey(storeKey)) yield storeKey;
@@ -266,7 +273,10 @@ export class S3Store implements Readable, Writable, Listable {
     validatePrefix(prefix);
     const keys: string[] = [];
     const prefixes: string[] = [];
-    for await (const page of listPages(this.#bucket, this.prefix + prefix, { delimiter: "/" })) {
+    for await (const page of listPages(this.#bucket, this.prefix + prefix, {
+      delimiter: "/",
+      pageSize: this.#pageSize,
+    })) {
       for (const key of page.keys) {
         const storeKey = key.slice(this.prefix.length);
         if (isStoreKey(storeKey)) keys.push(storeKey);
