@@ -29,8 +29,10 @@ export const OPTIONS: Readonly<Record<string, OptionSpec>> = {
 /** Options every command accepts. */
 export const GLOBAL_OPTIONS = ["help", "version", "verbose"] as const;
 
-const LOCATION = `<location> is a directory holding a Zarr hierarchy (v2 or v3), a .zip file of one, or an
-http(s) URL of either (read-only).`;
+const LOCATION = `<location> is a directory holding a Zarr hierarchy (v2 or v3), a .zip file of one, an
+http(s) URL of either (read-only), or a bucket location s3://bucket/path or gs://bucket/path
+(keys from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL; for gs://
+GOOGLE_OAUTH_TOKEN or GOOGLE_ACCESS_KEY_ID / GOOGLE_SECRET_ACCESS_KEY).`;
 
 /** The commands, by name. */
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
@@ -77,7 +79,7 @@ replaced only with --overwrite. Every option is checked against every source arr
 anything is written. The copy ends with a summary line (nodes, chunks, bytes) on standard
 error; with --json, standard output gets the same counts as one JSON object.
 
-<src> is a location as below; <dst> is a directory or a new .zip file.
+<src> is a location as below; <dst> is a directory, a new .zip file or a bucket location.
 ${LOCATION}`,
     options: ["path", "format", "compressor", "chunks", "overwrite", "json"],
   },

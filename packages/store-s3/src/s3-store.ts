@@ -12,13 +12,18 @@ import {
   validatePrefix,
   type Writable,
 } from "@z/store-core";
-import { HttpStore } from "@z/store-http";
+import { HttpError, HttpStore } from "@z/store-http";
 import { BucketClient, isRetryableStatus } from "./bucket-client.js";
 import { resolveS3Config, type S3Config } from "./config.js";
 import { DELETE_BATCH, deleteBatch } from "./delete-objects.js";
 import { listPages } from "./list-objects.js";
 import type { S3StoreOptions } from "./options.js";
 import { signingFetch } from "./signing-fetch.js";
+
+/** A 206 answer whose Content-Range is not the range asked for (HttpStore checks every one). */
+function isWrongPartialAnswer(error: unknown): boolean {
+  return error instanceof HttpError && error.status === 206;
+}
 
 /** Whether a bucket key can be a store key (console "folder/" markers and `a//b` cannot). */
 function isStoreKey(key: string): boolean {
@@ -81,6 +86,8 @@ export class S3Store implements Readable, Writable, Listable {
   readonly #bucket: BucketClient;
   readonly #onWarning: (message: string) => void;
   readonly #pageSize: number | undefined;
+  /** Set once the service answered a suffix range with other bytes than the value's end. */
+  #suffixWrong = false;
   /** Set once the service refused DeleteObjects: deletes go one by one from then on. */
   #noBatchDelete = false;
 
@@ -138,18 +145,49 @@ export class S3Store implements Readable, Writable, Listable {
 
   // ---- reads ----
 
-  /** Reads a value or a byte range of it; undefined when the object does not exist. */
-  get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    return this.#http.get(key, options);
+  /**
+   * Reads a value or a byte range of it; undefined when the object does not exist. A suffix
+   * range goes as `bytes=-n`, except on a service found to answer it with the wrong bytes
+   * (s3rver), where it goes as a HEAD for the size plus an explicit range.
+   */
+  async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
+    const range = options?.range;
+    if (range === undefined || !("suffix" in range)) return this.#http.get(key, options);
+    if (this.#suffixWrong) return this.#suffixBySize(key, range.suffix, options?.signal);
+    try {
+      return await this.#http.get(key, options);
+    } catch (error) {
+      if (!isWrongPartialAnswer(error)) throw error;
+      this.#suffixWrong = true;
+      this.#onWarning(
+        `${this.bucketUrl}: the service answers suffix ranges (bytes=-n) with the wrong bytes; suffix reads now cost a HEAD request plus a range request`,
+      );
+      return this.#suffixBySize(key, range.suffix, options?.signal);
+    }
+  }
+
+  async #suffixBySize(
+    key: string,
+    suffix: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array | undefined> {
+    const size = await this.#http.size(key, { signal });
+    if (size === undefined) return undefined;
+    const start = Math.max(0, size - suffix);
+    if (start === size) return new Uint8Array(0);
+    return this.#http.get(key, { range: { offset: start, length: size - start }, signal });
   }
 
   /** Reads several ranges of one object, as concurrent ranged GETs; undefined when it is missing. */
-  getRanges(
+  async getRanges(
     key: string,
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
-    return this.#http.getRanges(key, ranges, options);
+    if (!ranges.some((range) => "suffix" in range)) return this.#http.getRanges(key, ranges, options);
+    validateKey(key);
+    const parts = await Promise.all(ranges.map((range) => this.get(key, { ...options, range })));
+    return parts.some((part) => part === undefined) ? undefined : (parts as Uint8Array[]);
   }
 
   /** Whether an object exists (HEAD). */
