@@ -48,20 +48,20 @@ function contractFor(
 }
 
 describe("s3rver", () => {
-  // s3rver answers `bytes=-n` with the first n bytes, which the store would reject as a wrong
-  // partial answer: suffix reads go as HEAD + explicit range. It ignores If-Match and
-  // If-None-Match on PUT, so the store is made without conditional writes.
+  // s3rver ignores If-Match and If-None-Match on PUT, so the store is made without
+  // conditional writes (the server says so: TestS3Server.conditionalWrites).
   contractFor(
     "S3Store on s3rver",
     startS3rver,
-    { suffixRanges: "never" },
+    // s3rver answers `bytes=-n` with the first n + 1 bytes: the store finds the Content-Range
+    // wrong and goes on with HEAD + explicit ranges (warning once).
+    { onWarning: () => {} },
     [
       // s3rver answers `bytes=0-0` with the whole object, and `bytes=0-` of an empty object with
       // 206 `bytes 0-0/0`; the store rejects both as wrong partial answers (HttpError).
       "byte ranges are clipped to the value, never an out-of-bounds error",
       "getRanges reads every range of one value",
       "binary values with all 256 byte values round-trip, whole and in ranges",
-      "random sessions of writes, deletes, reads and listings match MapStore",
       // s3rver lists keys in the order it walks its folders (`c/x` before `c-`), not in the
       // UTF-8 byte order S3 guarantees; and with a delimiter it leaves out common prefixes.
       "delete removes one key; deleting a missing key or a prefix path does nothing",
@@ -78,6 +78,8 @@ describe("s3rver", () => {
       // s3rver writes an object's file in place, so concurrent PUTs of one key can interleave
       // their bytes; whether they do depends on timing, so the test cannot be an expected failure.
       "concurrent sets of one key leave exactly one of the values",
+      // Fails or passes with the keys and ranges the session draws (the defects above).
+      "random sessions of writes, deletes, reads and listings match MapStore",
     ],
   );
 });
