@@ -50,7 +50,9 @@ function runWorker(script, location, start, stop) {
     });
     child.on("error", reject);
     child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`the writer of rows ${start}:${stop} exited with ${code}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`the writer of rows ${start}:${stop} exited with ${code}`)),
     );
   });
 }

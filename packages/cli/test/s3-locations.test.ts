@@ -33,13 +33,23 @@ async function writeSource(dir: string): Promise<void> {
   });
   await grid.set([null, null], { data: Float64Array.from(values), shape: SHAPE });
   await grid.set([slice(4, 8), null], -1); // a whole shard of fill values: not stored
-  const small = await createArray(store, { path: "counts", shape: [5], chunks: [2], dtype: "int32" });
+  const small = await createArray(store, {
+    path: "counts",
+    shape: [5],
+    chunks: [2],
+    dtype: "int32",
+  });
   await small.set([null], { data: Int32Array.from([5, 4, 3, 2, 1]), shape: [5] });
 }
 
-const expectedGrid = values.map((v, i) => (Math.floor(i / 10) >= 4 && Math.floor(i / 10) < 8 ? -1 : v));
+const expectedGrid = values.map((v, i) =>
+  Math.floor(i / 10) >= 4 && Math.floor(i / 10) < 8 ? -1 : v,
+);
 
-async function getJson(location: string, path: string): Promise<{ values: unknown[]; shape: number[] }> {
+async function getJson(
+  location: string,
+  path: string,
+): Promise<{ values: unknown[]; shape: number[] }> {
   const { code, stdout, stderr } = await runCli("get", location, "--path", path, "--json");
   expect(code, stderr).toBe(0);
   return JSON.parse(stdout);
@@ -97,7 +107,9 @@ function endToEnd(name: string, start: () => Promise<TestS3Server>) {
       const node = await open(remote, { path: "g/grid" });
       expect(node).toBeInstanceOf(ZarrArray);
       const arr = await openArray(remote, { path: "g/grid" });
-      expect(Array.from((await arr.get([0, null])).data as Float64Array)).toEqual(expectedGrid.slice(0, 10));
+      expect(Array.from((await arr.get([0, null])).data as Float64Array)).toEqual(
+        expectedGrid.slice(0, 10),
+      );
 
       const back = scratch();
       const down = await runCli("copy", remote, back);

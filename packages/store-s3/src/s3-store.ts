@@ -184,7 +184,8 @@ export class S3Store implements Readable, Writable, Listable {
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
-    if (!ranges.some((range) => "suffix" in range)) return this.#http.getRanges(key, ranges, options);
+    if (!ranges.some((range) => "suffix" in range))
+      return this.#http.getRanges(key, ranges, options);
     validateKey(key);
     const parts = await Promise.all(ranges.map((range) => this.get(key, { ...options, range })));
     return parts.some((part) => part === undefined) ? undefined : (parts as Uint8Array[]);

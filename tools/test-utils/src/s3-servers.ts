@@ -129,7 +129,8 @@ export async function startRadosgw(): Promise<TestS3Server> {
   throw new Error(`Ceph test cluster: 3 starts failed:\n${failures.map(String).join("\n\n")}`);
 }
 
-async function startCephOnce(): Promise<TestS3Server> {  const sandbox = tempDir("z-radosgw-");
+async function startCephOnce(): Promise<TestS3Server> {
+  const sandbox = tempDir("z-radosgw-");
   const dir = sandbox.dir;
   for (const sub of ["mon", "osd0", "run", "log", "rgw"]) mkdirSync(path.join(dir, sub));
   const [monPort, rgwPort] = [await freePort(), await freePort()];
