@@ -1,3 +1,4 @@
+/// <reference path="./s3rver.d.ts" />
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -39,14 +40,7 @@ export function freePort(): Promise<number> {
  * PUT, and answers suffix ranges `bytes=-n` from the wrong end.
  */
 export async function startS3rver(): Promise<TestS3Server> {
-  const { default: S3rver } = (await import("s3rver")) as unknown as {
-    default: new (
-      options: Record<string, unknown>,
-    ) => {
-      run(): Promise<{ port: number }>;
-      close(): Promise<void>;
-    };
-  };
+  const { default: S3rver } = await import("s3rver");
   const sandbox = tempDir("z-s3rver-");
   const server = new S3rver({
     address: "127.0.0.1",
