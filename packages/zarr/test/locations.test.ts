@@ -8,6 +8,8 @@ import {
   openGroup,
   registerStore,
   resolveStore,
+  S3ConfigError,
+  S3Store,
   StoreError,
   ZipStore,
 } from "@z/zarr";
@@ -56,13 +58,24 @@ describe("opening by location string", () => {
   });
 
   it("unknown schemes say what is registered; new ones can be added", async () => {
-    await expect(open("s3://bucket/data.zarr")).rejects.toThrow(StoreError);
-    await expect(open("s3://bucket/data.zarr")).rejects.toThrow(
-      /No store is registered for "s3:" locations.*https:/,
+    await expect(open("hdfs://cluster/data.zarr")).rejects.toThrow(StoreError);
+    await expect(open("hdfs://cluster/data.zarr")).rejects.toThrow(
+      /No store is registered for "hdfs:" locations.*https:/,
     );
     const memory = new Map<string, Uint8Array>();
     registerStore("mem", () => memory);
     await createArray("mem:anything", { shape: [1], dtype: "uint8", compressors: null });
     expect(memory.has("zarr.json")).toBe(true);
+  });
+});
+
+describe("bucket locations", () => {
+  it("s3:// and gs:// open an S3Store configured by the location and the environment", async () => {
+    const s3 = await resolveStore("s3://my-bucket/path/data.zarr");
+    expect(s3).toBeInstanceOf(S3Store);
+    expect((s3 as S3Store).prefix).toBe("path/data.zarr/");
+    const gs = await resolveStore("gs://my-bucket/data.zarr");
+    expect((gs as S3Store).url).toMatch(/\/my-bucket\/data\.zarr\/$/);
+    await expect(resolveStore("s3://")).rejects.toThrow(S3ConfigError);
   });
 });
