@@ -121,6 +121,30 @@ describe("retries", () => {
     },
   );
 
+  test("bucket requests (ListObjectsV2) are retried too, each signed afresh", async () => {
+    server.options.failNext = 2;
+    server.options.failStatus = 503;
+    const retries: number[] = [];
+    const store = new S3Store("s3://bucket/data.zarr", {
+      endpoint,
+      credentials: { accessKeyId: "AKID", secretAccessKey: "s" },
+      env: {},
+      retryDelay: 1,
+      onRetry: (info) => retries.push(info.status ?? 0),
+    });
+    // The test server has no listing: after the retries, its final answer is the error.
+    const error = await store.listDir("").catch((e: unknown) => e);
+    expect(retries).toEqual([503, 503]);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).not.toBe(503);
+    const listings = server.requests.filter((r) => r.url.includes("list-type=2"));
+    expect(listings).toHaveLength(3);
+    expect(new Set(listings.map((r) => String(r.headers.authorization))).size).toBeGreaterThan(0);
+    expect(
+      listings.every((r) => String(r.headers.authorization).startsWith("AWS4-HMAC-SHA256")),
+    ).toBe(true);
+  });
+
   test("a 403 is final: an HttpError at once, never 'missing'", async () => {
     server.options.failNext = 1;
     server.options.failStatus = 403;
