@@ -1,4 +1,4 @@
-import { type ChunkDecodePool, CodecError, CodecPipeline } from "@z/codecs";
+import { type ChunkDecodePool, CodecError, CodecPipeline, writableChunk } from "@z/codecs";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
@@ -328,26 +328,7 @@ function checkShardEdges(grid: ChunkGrid, inner: readonly number[], where: strin
  * A C-order chunk of `shape` that a write may modify: a copy of `stored` when given (decoded
  * chunks may be views of the store's own buffer, never modified in place), else the fill value.
  */
-export function writableChunk(
-  metadata: Pick<ArrayMetadata, "dataType" | "fillValue">,
-  shape: readonly number[],
-  stored?: Chunk,
-): Chunk {
-  const { dataType, fillValue } = metadata;
-  const data = dataType.create(product(shape));
-  const stride = cOrderStrides(shape);
-  if (stored) {
-    copyStrided(
-      { data: stored.data, offset: 0, stride: stored.stride },
-      { data, offset: 0, stride },
-      shape,
-      dataType.lanes,
-    );
-  } else {
-    dataType.fill(data, fillValue);
-  }
-  return { data, shape: [...shape], stride };
-}
+export { writableChunk };
 
 /** Whether a scalar equals the fill value (NaN equal to NaN), by the data type's own rule. */
 export function isFill(
