@@ -6,7 +6,6 @@ import {
   type ChunkGrid,
   ChunkGridError,
   cOrderStrides,
-  copyStrided,
   product,
   V2ChunkKeyEncoding,
 } from "@z/metadata";

@@ -7,7 +7,7 @@ import { isZarrError, MapStore, type Readable } from "@z/store-core";
 import { HttpStore } from "@z/store-http";
 import { scratchFolders, startTestHttpServer } from "@z/test-utils";
 import { describe, expect, it } from "vitest";
-import { encodeIndex } from "./shard-builder.js";
+import { encodeIndex } from "@z/codecs/testing";
 
 /*
  * A broken shard must say which shard it is: the store key in the message and as the error's

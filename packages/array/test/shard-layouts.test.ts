@@ -19,7 +19,7 @@ import {
   permutation,
   type ShardLayout,
   seededRandom,
-} from "./shard-builder.js";
+} from "@z/codecs/testing";
 
 /*
  * Shards written by hand, not by our encoder, laid out as other writers do: inner chunks in
