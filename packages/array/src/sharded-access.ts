@@ -55,7 +55,7 @@ export class ShardedAccess implements ChunkAccess {
    * made: a write of the key through any array object of the same store makes them stale.
    */
   private readonly decoders: LruCache<string, { decoder: PartialDecoder | null; epoch: number }>;
-  /** Reads sub-chunks, merging near ranges of a stored chunk into one request. */
+  /** Reads stored chunks by range, merging near ranges of one chunk into one request. */
   private readonly ranged: CoalescingStore;
   /** Worker-pool decoding, one per pipeline of whole sub-chunks (the innermost codecs). */
   private readonly poolDecoders = new WeakMap<CodecPipeline, PoolDecoder>();
@@ -68,7 +68,6 @@ export class ShardedAccess implements ChunkAccess {
     this.decoders = new LruCache(options.indexCacheBytes ?? 16 << 20);
     this.ranged = new CoalescingStore(io.store, {
       gap: options.coalesceGap ?? 64 << 10,
-      batchGets: false,
     });
   }
 
@@ -103,10 +102,14 @@ export class ShardedAccess implements ChunkAccess {
     return [...groups.values()];
   }
 
-  /** The stored chunk at `key` as a byte source: single ranges read directly, batches coalesced. */
+  /**
+   * The stored chunk at `key` as a byte source. Its reads go through the coalescing store: the
+   * ranges of one batch, and single ranged reads made in the same microtask (the indexes of the
+   * inner shards of nested sharding), are merged when near each other.
+   */
   private sourceOf(key: string): ByteRangeSource {
     return {
-      get: (range, options) => this.store.get(key, { range, signal: options?.signal }),
+      get: (range, options) => this.ranged.get(key, { range, signal: options?.signal }),
       getRanges: (ranges, options) =>
         this.ranged.getRanges(key, ranges, { signal: options?.signal }),
     };

@@ -67,7 +67,7 @@ describe("sharded arrays read and write right, whatever the codecs around the sh
             const ref = new Reference(SHAPE);
             for (const { region, value, salt } of writes) {
               const { positions, shape } = ref.orthogonal(region);
-              const at = (k: number) => (value === "values" ? ((k * 31 + salt) % 7) : value);
+              const at = (k: number) => (value === "values" ? (k * 31 + salt) % 7 : value);
               if (value === "values") {
                 const data = Int32Array.from({ length: positions.length }, (_, k) => at(k));
                 await arr.set(region, { data, shape });
@@ -111,5 +111,22 @@ describe("nested sharding reads only the bytes a selection needs", () => {
     // 4 inner shards of 4 chunks of 16 bytes, with indexes of 4 entries: the outer index
     // (4 * 16 + 4 bytes with the crc32c), one inner index, one 2x2 int32 chunk.
     expect(reads.map((r) => r.bytes)).toEqual([68, 68, 16]);
+  });
+
+  it("a whole shard: the outer index, then its inner shards in one request", async () => {
+    const map = new MapStore();
+    const store = new LoggingStore(map);
+    const arr = await create(store, [sharding([4, 4], [sharding([2, 2], [bytes])])]);
+    const data = Int32Array.from({ length: 130 }, (_, i) => i + 1);
+    await arr.set(null, { data, shape: SHAPE });
+    const cold = new ZarrArray(store, "", arr.metadata);
+    store.clear();
+    const got = await cold.get([slice(0, 8), slice(0, 8)]);
+    expect(Array.from(got.data)).toEqual(
+      Array.from({ length: 64 }, (_, k) => data[Math.floor(k / 8) * 13 + (k % 8)]),
+    );
+    const reads = store.requests.filter((r) => r.method === "get");
+    expect(reads.map((r) => r.key)).toEqual(["c/0/0", "c/0/0"]);
+    expect(reads[0].bytes + reads[1].bytes).toBe(map.map.get("c/0/0")!.length);
   });
 });

@@ -95,10 +95,12 @@ function neededBytes(c: ShardCase, shard: Uint8Array, k: number, requested: numb
   for (const [inner, within] of groups) {
     const entry = entries[inner];
     if (!entry) continue;
-    total +=
-      k === c.levels.length - 1
-        ? entry.nbytes
-        : neededBytes(c, shard.subarray(entry.offset, entry.offset + entry.nbytes), k + 1, within);
+    // The last level's chunks, and nested inner chunks wanted whole, are read whole.
+    const whole =
+      k === c.levels.length - 1 || new Set(within.map(String)).size === product(perInner);
+    total += whole
+      ? entry.nbytes
+      : neededBytes(c, shard.subarray(entry.offset, entry.offset + entry.nbytes), k + 1, within);
   }
   return total;
 }

@@ -1,5 +1,10 @@
 import type { Chunk } from "@z/metadata";
-import { type ByteRangeSource, readSourceRanges, subrangeSource } from "../byte-source.js";
+import {
+  type ByteRangeSource,
+  memorySource,
+  readSourceRanges,
+  subrangeSource,
+} from "../byte-source.js";
 import { DecodeError } from "../errors.js";
 import type { PartialDecoder, PartialIoOptions } from "../partial.js";
 import type { ShardingCodec } from "./codec.js";
@@ -43,12 +48,22 @@ export class ShardPartialDecoder implements PartialDecoder {
       });
       return out;
     }
+    // An inner chunk whose sub-chunks are all wanted is read whole, in one batch with the
+    // others read whole; the others are read partially (their index, then their sub-chunks).
+    const whole = groups.filter((g) => new Set(g.within.map(String)).size === this.perInner);
+    const wholeBytes = await this.readWhole(
+      whole.map((g) => g.inner),
+      options,
+    );
     await Promise.all(
       groups.map(async ({ inner, positions, within }) => {
         const entry = this.entry(inner);
         if (!entry) return;
         try {
-          const source = subrangeSource(this.source, entry.offset, entry.nbytes);
+          const held = wholeBytes.get(inner);
+          const source = held
+            ? memorySource(held)
+            : subrangeSource(this.source, entry.offset, entry.nbytes);
           const decoder = await this.codec.inner.partialDecoder(source, options);
           if (!decoder) throw disappeared();
           const chunks = await decoder.decodeSubchunks(within, options);
@@ -61,6 +76,47 @@ export class ShardPartialDecoder implements PartialDecoder {
       }),
     );
     return out;
+  }
+
+  /** The number of sub-chunks in one inner chunk. */
+  private get perInner(): number {
+    return this.codec.subchunkGrid.perInnerCount;
+  }
+
+  /**
+   * The stored bytes of non-empty inner chunks (by C-order number), read in one batch.
+   * @throws DecodeError for a span past the end of the shard
+   */
+  private async readWhole(
+    inners: readonly number[],
+    options: PartialIoOptions,
+  ): Promise<Map<number, Uint8Array>> {
+    const wanted = inners.flatMap((inner) => {
+      const entry = this.entry(inner);
+      return entry ? [{ inner, entry }] : [];
+    });
+    const out = new Map<number, Uint8Array>();
+    if (wanted.length === 0) return out;
+    const bytes = await readSourceRanges(
+      this.source,
+      wanted.map(({ entry }) => ({ offset: entry.offset, length: entry.nbytes })),
+      options,
+    );
+    if (!bytes) throw disappeared();
+    wanted.forEach(({ inner, entry }, n) => {
+      this.checkLength(bytes[n], inner, entry);
+      out.set(inner, bytes[n]);
+    });
+    return out;
+  }
+
+  /** Throws unless `bytes` has the length the entry gives (a short read ran past the end). */
+  private checkLength(bytes: Uint8Array, inner: number, entry: ShardEntry): void {
+    if (bytes.length !== entry.nbytes) {
+      throw new DecodeError(
+        `inner chunk [${this.codec.innerCoords(inner)}] is indexed at bytes ${entry.offset}..${entry.offset + entry.nbytes}, past the end of the shard`,
+      );
+    }
   }
 
   /**
@@ -90,11 +146,7 @@ export class ShardPartialDecoder implements PartialDecoder {
     if (!bytes) throw disappeared();
     await Promise.all(
       wanted.map(async ({ inner, k, entry }, n) => {
-        if (bytes[n].length !== entry.nbytes) {
-          throw new DecodeError(
-            `inner chunk [${this.codec.innerCoords(inner)}] is indexed at bytes ${entry.offset}..${entry.offset + entry.nbytes}, past the end of the shard`,
-          );
-        }
+        this.checkLength(bytes[n], inner, entry);
         out[k] = await this.codec.decodeInner(bytes[n], inner, options);
       }),
     );

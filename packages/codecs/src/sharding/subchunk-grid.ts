@@ -18,6 +18,8 @@ export interface InnerGroup {
 export class SubchunkGrid {
   /** Sub-chunks per inner chunk along each axis. */
   private readonly perInner: number[];
+  /** The number of sub-chunks in one inner chunk. */
+  readonly perInnerCount: number;
 
   constructor(
     /** Inner chunks per shard along each axis. */
@@ -27,6 +29,7 @@ export class SubchunkGrid {
     readonly subchunkShape: readonly number[],
   ) {
     this.perInner = innerShape.map((n, axis) => n / subchunkShape[axis]);
+    this.perInnerCount = this.perInner.reduce((a, b) => a * b, 1);
   }
 
   /**
