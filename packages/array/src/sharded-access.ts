@@ -90,11 +90,11 @@ export class ShardedAccess implements ChunkAccess {
     const groups = new Map<string, ChunkGroup>();
     for (const part of parts) {
       const coords = part.coords.map((c, axis) => axes[axis].chunkOf(c * this.chunkShape[axis]));
-      const key = this.io.chunkKey(coords);
-      let group = groups.get(key);
+      const id = coords.join(",");
+      let group = groups.get(id);
       if (!group) {
-        const pipeline = this.io.pipelineFor(coords);
-        groups.set(key, (group = { coords, key, pipeline, items: [] }));
+        const key = this.io.chunkKey(coords);
+        groups.set(id, (group = { coords, key, pipeline: this.io.pipelineFor(coords), items: [] }));
       }
       const sub = part.coords.map((c, axis) => c - this.firstSub(coords[axis], axis));
       group.items.push({ part, sub });
@@ -130,7 +130,7 @@ export class ShardedAccess implements ChunkAccess {
   }
 
   /** Decodes whole sub-chunks in the worker pool the read names (or the default one), if any. */
-  private decodeHook(options: AccessOptions): WholeChunkDecode | undefined {
+  private decodeHook(options: AccessOptions): WholeChunkDecode {
     const { signal } = options;
     return (bytes, pipeline) => {
       let poolDecoder = this.poolDecoders.get(pipeline);
