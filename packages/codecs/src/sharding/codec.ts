@@ -63,7 +63,10 @@ export class ShardingCodec implements ArrayToBytesCodec, PartialArrayToBytes {
   readonly nested: boolean;
   /** The shape of the sub-chunks partial reads and writes work on. */
   readonly subchunkShape: readonly number[];
-  /** Where each sub-chunk lies among the inner chunks. */
+  /**
+   * Where each sub-chunk lies among the inner chunks (for the partial decoder and encoder).
+   * @internal
+   */
   readonly subchunkGrid: SubchunkGrid;
   /** The partial I/O capability: the codec itself. */
   readonly partial: PartialArrayToBytes = this;
@@ -323,8 +326,9 @@ export class ShardingCodec implements ArrayToBytesCodec, PartialArrayToBytes {
   }
 
   /**
-   * The new bytes of a shard after `writes` to some of its sub-chunks (see
-   * {@link encodeShardPartially}); undefined when it is left without inner chunks.
+   * The new bytes of a shard after `writes` to some of its sub-chunks: the inner chunks they
+   * touch go through the inner codecs' partial encode, the others keep their stored bytes;
+   * undefined when it is left without inner chunks.
    */
   partialEncode(
     current: Uint8Array | undefined,
