@@ -6,13 +6,14 @@
 import type { Chunk } from "@z/metadata";
 import type { ByteRangeSource } from "./byte-source.js";
 import { writableChunk } from "./chunk-copy.js";
+import { CodecError } from "./errors.js";
 import type { PartialDecoder, PartialIoOptions, SubchunkWrite } from "./partial.js";
 import type { CodecPipeline } from "./pipeline.js";
 
 /** Throws unless every coordinate is 0: the whole chunk is the only sub-chunk. */
 function checkWhole(coords: readonly number[], pipeline: CodecPipeline): void {
   if (coords.some((c) => c !== 0)) {
-    throw new RangeError(
+    throw new CodecError(
       `Sub-chunk [${coords}] is outside the grid of [${pipeline.subchunkShape}] sub-chunks of a [${pipeline.spec.shape}] chunk`,
     );
   }

@@ -1,5 +1,6 @@
 import {
   type ByteRangeSource,
+  CodecError,
   type CodecPipeline,
   memorySource,
   type SourceRange,
@@ -144,6 +145,21 @@ describe("partial decode gives what a full decode gives, sliced", () => {
       }),
       RUNS,
     );
+  });
+
+  it("a sub-chunk outside the grid is a CodecError naming it", async () => {
+    for (const after of ["none", "gzip"] as const) {
+      const c = { ...fc.sample(shardCaseArb({ after: [after] }), { numRuns: 1, seed: 5 })[0] };
+      const pipeline = pipelineOf(c);
+      const decoder = await pipeline.partialDecoder(memorySource(await storedShard(c)));
+      const outside = pipeline.subchunkShape.map((n, axis) => pipeline.spec.shape[axis] / n);
+      const failure = decoder!.decodeSubchunks([outside]);
+      await expect(failure).rejects.toThrow(CodecError);
+      await expect(failure).rejects.toThrow(`[${outside}]`);
+      await expect(
+        pipeline.partialEncode(undefined, [{ coords: outside, covers: true, write: () => {} }]),
+      ).rejects.toThrow(CodecError);
+    }
   });
 
   it("a missing chunk has no decoder", async () => {

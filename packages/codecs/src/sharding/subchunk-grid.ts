@@ -3,6 +3,7 @@
  * inside it. Sub-chunks are the inner chunks themselves, or (nested sharding) the sub-chunks of
  * the inner chunks' own partial I/O.
  */
+import { CodecError } from "../errors.js";
 
 /** Sub-chunks of a shard, grouped by the inner chunk holding them. */
 export interface InnerGroup {
@@ -34,7 +35,7 @@ export class SubchunkGrid {
 
   /**
    * Groups sub-chunk coordinates by inner chunk, in order of first appearance.
-   * @throws RangeError for coordinates outside the shard
+   * @throws CodecError for coordinates outside the shard
    */
   group(coords: readonly (readonly number[])[]): InnerGroup[] {
     const groups = new Map<number, InnerGroup>();
@@ -44,7 +45,7 @@ export class SubchunkGrid {
       for (let axis = 0; axis < c.length; axis++) {
         const outer = Math.floor(c[axis] / this.perInner[axis]);
         if (!(outer >= 0 && outer < this.chunksPerShard[axis]) || c.length !== this.perInner.length)
-          throw new RangeError(
+          throw new CodecError(
             `Sub-chunk [${c}] is outside the shard's grid of [${this.chunksPerShard.map((n, a) => n * this.perInner[a])}] sub-chunks`,
           );
         inner = inner * this.chunksPerShard[axis] + outer;
