@@ -51,8 +51,7 @@ export class ChunkIo implements ChunkAccess {
     if (sharding && !grid.chunkShape) checkShardEdges(grid, sharding.chunkShape, where);
     this.chunkShape = grid.chunkShape ?? grid.axes;
     this.pipeline = this.createPipeline(grid.chunkShapeAt(grid.axes.map(() => 0)));
-    const spec = this.pipeline.arrayToArray[0]?.spec ?? this.pipeline.arrayToBytes.spec;
-    this.poolDecoder = new PoolDecoder(metadata.codecs, spec, metadata.zarrFormat);
+    this.poolDecoder = new PoolDecoder(metadata.codecs, this.pipeline.spec, metadata.zarrFormat);
     const v2 = metadata.v2;
     if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1)
       this.legacySeparator = ".";

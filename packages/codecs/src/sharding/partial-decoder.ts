@@ -51,10 +51,11 @@ export class ShardPartialDecoder implements PartialDecoder {
     // An inner chunk whose sub-chunks are all wanted is read whole, in one batch with the
     // others read whole; the others are read partially (their index, then their sub-chunks).
     const whole = groups.filter((g) => new Set(g.within.map(String)).size === this.perInner);
-    const wholeBytes = await this.readWhole(
+    const wholeStored = await this.readInnerChunks(
       whole.map((g) => g.inner),
       options,
     );
+    const wholeBytes = new Map(whole.map((g, k) => [g.inner, wholeStored[k]]));
     await Promise.all(
       groups.map(async ({ inner, positions, within }) => {
         const entry = this.entry(inner);
@@ -65,7 +66,8 @@ export class ShardPartialDecoder implements PartialDecoder {
             ? memorySource(held)
             : subrangeSource(this.source, entry.offset, entry.nbytes);
           const decoder = await this.codec.inner.partialDecoder(source, options);
-          if (!decoder) throw disappeared();
+          // Only a shard deleted since its index was read has no inner shard at an indexed span.
+          if (!decoder) throw new DecodeError("The shard disappeared while it was being read");
           const chunks = await decoder.decodeSubchunks(within, options);
           positions.forEach((position, k) => {
             out[position] = chunks[k];
@@ -84,39 +86,38 @@ export class ShardPartialDecoder implements PartialDecoder {
   }
 
   /**
-   * The stored bytes of non-empty inner chunks (by C-order number), read in one batch.
-   * @throws DecodeError for a span past the end of the shard
+   * The stored bytes of inner chunks (by C-order number; undefined for empty ones), read with
+   * one batched read. Every entry is checked before anything is fetched.
+   * @throws DecodeError for an entry past the end of the shard
    */
-  private async readWhole(
+  private async readInnerChunks(
     inners: readonly number[],
     options: PartialIoOptions,
-  ): Promise<Map<number, Uint8Array>> {
-    const wanted = inners.flatMap((inner) => {
-      const entry = this.entry(inner);
-      return entry ? [{ inner, entry }] : [];
+  ): Promise<(Uint8Array | undefined)[]> {
+    const entries = inners.map((i) => this.entry(i));
+    const wanted = inners.flatMap((inner, k) => {
+      const entry = entries[k];
+      return entry ? [{ inner, k, entry }] : [];
     });
-    const out = new Map<number, Uint8Array>();
+    const out = new Array<Uint8Array | undefined>(inners.length).fill(undefined);
     if (wanted.length === 0) return out;
+    // The spans may lie in any order in the shard (zarr-python writes inner chunks in Morton
+    // order), with gaps; each is fetched by its own offset.
     const bytes = await readSourceRanges(
       this.source,
       wanted.map(({ entry }) => ({ offset: entry.offset, length: entry.nbytes })),
       options,
     );
-    if (!bytes) throw disappeared();
-    wanted.forEach(({ inner, entry }, n) => {
-      this.checkLength(bytes[n], inner, entry);
-      out.set(inner, bytes[n]);
+    if (!bytes) throw new DecodeError("The shard disappeared while it was being read");
+    wanted.forEach(({ inner, k, entry }, n) => {
+      if (bytes[n].length !== entry.nbytes) {
+        throw new DecodeError(
+          `inner chunk [${this.codec.innerCoords(inner)}] is indexed at bytes ${entry.offset}..${entry.offset + entry.nbytes}, past the end of the shard`,
+        );
+      }
+      out[k] = bytes[n];
     });
     return out;
-  }
-
-  /** Throws unless `bytes` has the length the entry gives (a short read ran past the end). */
-  private checkLength(bytes: Uint8Array, inner: number, entry: ShardEntry): void {
-    if (bytes.length !== entry.nbytes) {
-      throw new DecodeError(
-        `inner chunk [${this.codec.innerCoords(inner)}] is indexed at bytes ${entry.offset}..${entry.offset + entry.nbytes}, past the end of the shard`,
-      );
-    }
   }
 
   /**
@@ -128,32 +129,9 @@ export class ShardPartialDecoder implements PartialDecoder {
     inners: readonly number[],
     options: PartialIoOptions = {},
   ): Promise<(Chunk | undefined)[]> {
-    // Every entry is checked before anything is fetched or decoded.
-    const entries = inners.map((i) => this.entry(i));
-    const wanted = inners.flatMap((inner, k) => {
-      const entry = entries[k];
-      return entry ? [{ inner, k, entry }] : [];
-    });
-    const out = new Array<Chunk | undefined>(inners.length).fill(undefined);
-    if (wanted.length === 0) return out;
-    // The spans may lie in any order in the shard (zarr-python writes inner chunks in Morton
-    // order), with gaps; each is fetched by its own offset.
-    const bytes = await readSourceRanges(
-      this.source,
-      wanted.map(({ entry }) => ({ offset: entry.offset, length: entry.nbytes })),
-      options,
+    const stored = await this.readInnerChunks(inners, options);
+    return Promise.all(
+      stored.map((bytes, k) => bytes && this.codec.decodeInner(bytes, inners[k], options)),
     );
-    if (!bytes) throw disappeared();
-    await Promise.all(
-      wanted.map(async ({ inner, k, entry }, n) => {
-        this.checkLength(bytes[n], inner, entry);
-        out[k] = await this.codec.decodeInner(bytes[n], inner, options);
-      }),
-    );
-    return out;
   }
-}
-
-function disappeared(): DecodeError {
-  return new DecodeError("The shard disappeared while it was being read");
 }
