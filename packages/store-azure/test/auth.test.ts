@@ -2,7 +2,7 @@ import { AZURITE_ACCOUNT_KEY, AzureBlobStore } from "@z/store-azure";
 import { ConflictError, isZarrError } from "@z/store-core";
 import { HttpError } from "@z/store-http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Azurite, accountSas, startAzurite } from "./azurite.js";
+import { type Azurite, accountSas, startAzurite } from "@z/test-utils";
 
 /*
  * Credentials against a real Azurite: it checks SharedKey signatures and SAS signatures,

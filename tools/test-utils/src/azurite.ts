@@ -2,8 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { AZURITE_ACCOUNT_KEY, AZURITE_ACCOUNT_NAME } from "@z/store-azure";
-import { tempDir } from "@z/test-utils";
+import { repositoryRoot } from "./fixtures.js";
+import { tempDir } from "./temp.js";
+
+/** Azurite's well-known dev account (public; it only opens the local emulator). */
+const AZURITE_ACCOUNT_NAME = "devstoreaccount1";
+const AZURITE_ACCOUNT_KEY =
+  "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
 /** A running Azurite blob service. */
 export interface Azurite {
@@ -15,9 +20,12 @@ export interface Azurite {
   stop(): Promise<void>;
 }
 
-/** The path of the `azurite-blob` entry script of the installed azurite package. */
+/**
+ * The path of the `azurite-blob` entry script of the azurite package (a devDependency of
+ * @z/store-azure, where it is installed).
+ */
 function azuriteBlobScript(): string {
-  const require = createRequire(import.meta.url);
+  const require = createRequire(path.join(repositoryRoot, "packages/store-azure/package.json"));
   const manifest = require.resolve("azurite/package.json");
   const bin = (require(manifest) as { bin: Record<string, string> }).bin["azurite-blob"];
   return path.join(path.dirname(manifest), bin);
