@@ -1,8 +1,8 @@
 import { AZURITE_ACCOUNT_KEY, AzureBlobStore } from "@z/store-azure";
 import { ConflictError, isZarrError } from "@z/store-core";
 import { HttpError } from "@z/store-http";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Azurite, accountSas, startAzurite } from "@z/test-utils";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 /*
  * Credentials against a real Azurite: it checks SharedKey signatures and SAS signatures,

@@ -104,7 +104,7 @@ describe("AzureBlobStore configuration", () => {
 });
 
 describe("parseBlobList", () => {
-  const escape = (s: string) =>
+  const escapeXml = (s: string) =>
     s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   const name = fc.string({ minLength: 1, maxLength: 12, unit: "grapheme" });
 
@@ -120,13 +120,13 @@ describe("parseBlobList", () => {
             names
               .map(
                 (n) =>
-                  `<Blob><Name>${escape(n)}</Name><Properties><Etag>"0x1"</Etag></Properties></Blob>`,
+                  `<Blob><Name>${escapeXml(n)}</Name><Properties><Etag>"0x1"</Etag></Properties></Blob>`,
               )
               .join("") +
             prefixes
-              .map((p) => `<BlobPrefix><Name>${escape(`${p}/`)}</Name></BlobPrefix>`)
+              .map((p) => `<BlobPrefix><Name>${escapeXml(`${p}/`)}</Name></BlobPrefix>`)
               .join("") +
-            `</Blobs><NextMarker>${marker === undefined ? "" : escape(marker)}</NextMarker></EnumerationResults>`;
+            `</Blobs><NextMarker>${marker === undefined ? "" : escapeXml(marker)}</NextMarker></EnumerationResults>`;
           expect(parseBlobList(xml)).toEqual({
             names,
             prefixes: prefixes.map((p) => `${p}/`),

@@ -1,7 +1,7 @@
 import { AzureBlobStore } from "@z/store-azure";
 import { describeStoreContract, fillStore } from "@z/store-core/testing";
-import { afterAll, beforeAll } from "vitest";
 import { type Azurite, startAzurite } from "@z/test-utils";
+import { afterAll, beforeAll } from "vitest";
 
 /*
  * The store contract against a real Azurite blob service on 127.0.0.1, signed with SharedKey:

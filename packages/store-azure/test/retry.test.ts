@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { AzureBlobStore } from "@z/store-azure";
 import { HttpError } from "@z/store-http";
-import { afterAll, beforeAll, expect, test } from "vitest";
 import { type Azurite, startAzurite } from "@z/test-utils";
+import { afterAll, beforeAll, expect, test } from "vitest";
 
 /*
  * Retries: a proxy in front of Azurite answers "503 Server Busy" (the Blob service's throttling
