@@ -115,14 +115,17 @@ export class ReferenceStore implements Readable, Listable {
   ): Promise<Uint8Array[] | undefined> {
     validateKey(key);
     for (const range of ranges) validateRange(range);
+    throwIfAborted(options?.signal);
     if (!this.#refs.has(key)) return undefined;
     return Promise.all(
       ranges.map((range) => this.get(key, { range, signal: options?.signal })),
     ) as Promise<Uint8Array[]>;
   }
 
-  async has(key: string): Promise<boolean> {
-    return this.#refs.has(validateKey(key));
+  async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    return this.#refs.has(key);
   }
 
   async *list(): AsyncIterable<string> {

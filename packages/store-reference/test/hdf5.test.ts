@@ -83,7 +83,12 @@ describe.skipIf(!present)("kerchunk references over an h5py file", () => {
     }
     for (const name of ["nested"]) refs[`${name}/.zgroup`] = JSON.stringify({ zarr_format: 2 });
     const store = new ReferenceStore(JSON.stringify(refs));
-    expect(Object.keys(facts).sort()).toEqual(["counts", "nested/big_endian", "nested/levels", "temperature"]);
+    expect(Object.keys(facts).sort()).toEqual([
+      "counts",
+      "nested/big_endian",
+      "nested/levels",
+      "temperature",
+    ]);
     for (const [name, d] of Object.entries(facts)) {
       const array = await openArray(store, { path: name });
       expect(array.shape).toEqual(d.shape);
