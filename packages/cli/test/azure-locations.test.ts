@@ -1,5 +1,6 @@
+import { AzureBlobStore } from "@z/store-azure";
 import { type Azurite, runCli, scratchFolders, startAzurite } from "@z/test-utils";
-import { AzureBlobStore, createArray, createGroup, FsStore, openGroup, slice } from "@z/zarr";
+import { createArray, createGroup, FsStore, openGroup, slice } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /*

@@ -74,7 +74,7 @@ export function sharedKeySigner(accountName: string, accountKey: string): Shared
       `The account key of Azure storage account ${JSON.stringify(accountName)} is not base64`,
     );
   }
-  let key: Promise<CryptoKey> | undefined;
+  let key: ReturnType<typeof crypto.subtle.importKey> | undefined;
   const encoder = new TextEncoder();
   return {
     accountName,

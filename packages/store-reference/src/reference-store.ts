@@ -79,12 +79,10 @@ export class ReferenceStore implements Readable, Listable {
     );
     if (text === undefined)
       throw new ReferenceTargetError("(document)", location, "no reference document there");
-    const baseUrl =
-      options.baseUrl ??
-      (/^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(location) && !/^[a-zA-Z]:[\\/]/.test(location)
-        ? location
-        : undefined);
-    return new ReferenceStore(text, { ...options, baseUrl });
+    return new ReferenceStore(text, {
+      ...options,
+      baseUrl: options.baseUrl ?? documentBase(location),
+    });
   }
 
   /** How many keys the document references. */
@@ -185,4 +183,19 @@ export class ReferenceStore implements Readable, Listable {
     }
     return bytes;
   }
+}
+
+/**
+ * The URL relative targets of a document resolve against: the document's own URL, or for a
+ * local path its `file:` URL (a relative path is taken from the working directory).
+ */
+function documentBase(location: string): string | undefined {
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(location) && !/^[a-zA-Z]:[\\/]/.test(location))
+    return location;
+  const cwd = (globalThis as { process?: { cwd?: () => string } }).process?.cwd?.();
+  const absolute = location.startsWith("/")
+    ? location
+    : cwd && `${cwd.replace(/\/+$/, "")}/${location}`;
+  if (!absolute?.startsWith("/")) return undefined;
+  return `file://${absolute.split("/").map(encodeURIComponent).join("/")}`;
 }

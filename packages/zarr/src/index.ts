@@ -19,7 +19,6 @@ export * from "@z/dtypes-vlen";
 export * from "@z/indexing";
 export * from "@z/log";
 export * from "@z/metadata";
-export * from "@z/store-azure";
 export * from "@z/store-browser";
 export * from "@z/store-core";
 export * from "@z/store-http";

@@ -30,13 +30,3 @@ registerStore("http", openUrl);
 registerStore("https", openUrl);
 // `zip:<url>`: an archive at a URL whatever its name (Node also takes `zip:<path>`).
 registerStore("zip", (location) => openZipUrl(location.slice("zip:".length)));
-
-// Azure Blob Storage: `az://container/path` (and fsspec's `abfs[s]://container@account.dfs…/path`),
-// credentials from AZURE_STORAGE_CONNECTION_STRING (Node). Loaded with the first such location.
-async function openAzure(location: string): Promise<Readable> {
-  const { AzureBlobStore } = await import("@z/store-azure");
-  return AzureBlobStore.fromUrl(location);
-}
-registerStore("az", openAzure);
-registerStore("abfs", openAzure);
-registerStore("abfss", openAzure);
