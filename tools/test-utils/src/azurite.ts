@@ -33,12 +33,13 @@ function azuriteBlobScript(): string {
 
 /**
  * Starts Azurite's blob service on 127.0.0.1 (a port the system picks) with a fresh data
- * folder, run by this machine's `node`, and waits until it listens.
+ * folder, and waits until it listens. It runs on the Node running the tests, or on the one
+ * `AZURITE_NODE` names (for a Node release the pinned Azurite does not run on).
  */
 export async function startAzurite(): Promise<Azurite> {
   const data = tempDir("z-azurite-");
   const child: ChildProcess = spawn(
-    process.execPath,
+    process.env.AZURITE_NODE || process.execPath,
     [
       azuriteBlobScript(),
       "--blobHost",
