@@ -16,7 +16,6 @@ import {
 import type { HttpStoreOptions } from "@z/store-http";
 import { ReferenceTargetError } from "./errors.js";
 import { type ParseReferencesOptions, parseReferences, type Reference } from "./kerchunk.js";
-import { readLocalFile } from "./local-file.js";
 import { TargetResolution, type TargetResolver } from "./targets.js";
 
 /** Options of a {@link ReferenceStore}. */
@@ -31,6 +30,12 @@ export interface ReferenceStoreOptions extends ParseReferencesOptions {
   baseUrl?: string;
   /** Options of the `HttpStore`s that read http(s) targets (headers, retries, concurrency). */
   http?: HttpStoreOptions;
+  /**
+   * Whether targets may be local paths and `file:` URLs (Node). Default true, except for a
+   * document `fromUrl` read over http(s): a document from the network could otherwise read any
+   * file of the machine that opens it.
+   */
+  localFiles?: boolean;
 }
 
 /**
@@ -58,7 +63,7 @@ export class ReferenceStore implements Readable, Listable {
    */
   constructor(document: unknown, options: ReferenceStoreOptions = {}) {
     this.#refs = parseReferences(document, options);
-    this.#targets = new TargetResolution(options.resolve, options.baseUrl, options.http ?? {});
+    this.#targets = new TargetResolution({ ...options, localFiles: options.localFiles ?? true });
   }
 
   /**
@@ -70,18 +75,18 @@ export class ReferenceStore implements Readable, Listable {
     location: string,
     options: ReferenceStoreOptions = {},
   ): Promise<ReferenceStore> {
-    const source = await new TargetResolution(undefined, undefined, options.http ?? {}).source(
-      location,
-    );
-    const text = await (source ?? ((range, signal) => readLocalFile(location, range, signal)))(
-      undefined,
-      undefined,
-    );
+    const remote = /^https?:\/\//i.test(location);
+    const loader = new TargetResolution({ ...options, localFiles: !remote });
+    const source = await loader.source(location);
+    if (typeof source !== "function")
+      throw new ReferenceTargetError("(document)", location, source.refused);
+    const text = await source(undefined, undefined);
     if (text === undefined)
       throw new ReferenceTargetError("(document)", location, "no reference document there");
     return new ReferenceStore(text, {
       ...options,
       baseUrl: options.baseUrl ?? documentBase(location),
+      localFiles: options.localFiles ?? !remote,
     });
   }
 
@@ -149,13 +154,7 @@ export class ReferenceStore implements Readable, Listable {
   ): Promise<Uint8Array> {
     const url = this.#targets.absolute(ref.url);
     const source = await this.#targets.source(url);
-    if (source === undefined) {
-      throw new ReferenceTargetError(
-        key,
-        url,
-        "no store reads this URL's scheme: pass a resolve option that maps it to a store",
-      );
-    }
+    if (typeof source !== "function") throw new ReferenceTargetError(key, url, source.refused);
     let targetRange: ByteRange | undefined = range;
     let expected: number | undefined;
     if (ref.offset !== undefined && ref.length !== undefined) {

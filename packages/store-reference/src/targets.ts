@@ -30,17 +30,21 @@ export class TargetResolution {
   readonly #resolve: TargetResolver | undefined;
   readonly #baseUrl: string | undefined;
   readonly #http: HttpStoreOptions;
+  readonly #localFiles: boolean;
   /** One HttpStore per folder URL, so its limits and learnt server quirks are shared. */
   readonly #httpStores = new Map<string, HttpStore>();
 
-  constructor(
-    resolve: TargetResolver | undefined,
-    baseUrl: string | undefined,
-    http: HttpStoreOptions,
-  ) {
-    this.#resolve = resolve;
-    this.#baseUrl = baseUrl;
-    this.#http = http;
+  constructor(options: {
+    resolve?: TargetResolver;
+    baseUrl?: string;
+    http?: HttpStoreOptions;
+    /** Whether local paths and `file:` URLs may be read. */
+    localFiles: boolean;
+  }) {
+    this.#resolve = options.resolve;
+    this.#baseUrl = options.baseUrl;
+    this.#http = options.http ?? {};
+    this.#localFiles = options.localFiles;
   }
 
   /** The URL with a relative one resolved against the base URL. */
@@ -50,8 +54,8 @@ export class TargetResolution {
     return new URL(url, this.#baseUrl).href;
   }
 
-  /** The byte source of a URL; undefined when nothing handles its scheme. */
-  async source(rawUrl: string): Promise<ByteSource | undefined> {
+  /** The byte source of a URL, or why there is none. */
+  async source(rawUrl: string): Promise<ByteSource | { refused: string }> {
     const url = this.absolute(rawUrl);
     const target = await this.#resolve?.(url);
     if (target) return (range, signal) => target.store.get(target.key, { range, signal });
@@ -60,8 +64,18 @@ export class TargetResolution {
       return (range, signal) => store.get(key, { range, signal });
     }
     const path = localPath(url);
-    if (path !== undefined) return (range, signal) => readLocalFile(path, range, signal);
-    return undefined;
+    if (path === undefined)
+      return {
+        refused: "no store reads this URL's scheme: pass a resolve option that maps it to a store",
+      };
+    if (!this.#localFiles) {
+      return {
+        refused:
+          "local files are not read for a reference document from the network (a document could " +
+          "name any file of this machine); pass localFiles: true if it is trusted",
+      };
+    }
+    return (range, signal) => readLocalFile(path, range, signal);
   }
 
   #httpTarget(url: string): ReferenceTarget {

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { ReferenceStore } from "@z/store-reference";
+import { ReferenceStore, ReferenceTargetError } from "@z/store-reference";
 import { startTestHttpServer, type TestHttpServer, tempDir } from "@z/test-utils";
 import { openArray, slice } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,6 +87,22 @@ describe("references to HTTP blobs and inline data", () => {
       raw.slice(0, 2),
       raw.slice(14),
     ]);
+  });
+
+  it("a document read over HTTP resolves relative targets on its server, and reads no local file", async () => {
+    const local = path.join(sandbox.dir, "blob with space.bin");
+    writeFileSync(
+      path.join(sandbox.dir, "refs.json"),
+      JSON.stringify({ near: ["blob%20with%20space.bin", 8, 4], local: [local, 8, 4] }),
+    );
+    const raw = new Uint8Array(VALUES.buffer, 0, 4);
+    const store = await ReferenceStore.fromUrl(`${server.url}refs.json`);
+    expect(await store.get("near")).toEqual(raw);
+    const refused = await store.get("local").catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ReferenceTargetError);
+    expect((refused as Error).message).toMatch(/localFiles: true/);
+    const trusted = await ReferenceStore.fromUrl(`${server.url}refs.json`, { localFiles: true });
+    expect(await trusted.get("local")).toEqual(raw);
   });
 
   it("chunks held inline as base64 mix with referenced ones", async () => {
