@@ -1,6 +1,6 @@
 import { AzureBlobStore } from "@z/store-azure";
 import { describeStoreContract, fillStore } from "@z/store-core/testing";
-import { type Azurite, startAzurite } from "@z/test-utils";
+import { type Azurite, accountSas, startAzurite } from "@z/test-utils";
 import { afterAll, beforeAll } from "vitest";
 
 /*
@@ -56,6 +56,22 @@ describeStoreContract(
     return fillStore(store, entries);
   },
   { freshReadBuffers: true, dispose, propertyRuns: 10, manyKeys: 60 },
+);
+
+describeStoreContract(
+  "AzureBlobStore (SAS token)",
+  (entries) =>
+    fillStore(
+      new AzureBlobStore({
+        container: "contract",
+        path: `sas/s${counter++}.zarr`,
+        endpoint: azurite.endpoint,
+        sasToken: accountSas({}),
+        retries: 0,
+      }),
+      entries,
+    ),
+  { freshReadBuffers: true, dispose, propertyRuns: 10, manyKeys: 50 },
 );
 
 describeStoreContract(
