@@ -19,7 +19,7 @@ import { AzureConfigError } from "./errors.js";
 import { parseBlobList } from "./list-blobs.js";
 import { parseAzureLocation } from "./location.js";
 import type { AzureBlobStoreOptions } from "./options.js";
-import { requestWithRetries } from "./request.js";
+import { readBoundedText, requestWithRetries } from "./request.js";
 import { azureFetch } from "./signing-fetch.js";
 
 /** Container names the service accepts (plus the special `$root` and `$web`). */
@@ -133,7 +133,7 @@ export class AzureBlobStore implements Readable, Writable, Listable {
       signal: options.signal,
       headers,
     });
-    const text = await response.text();
+    const text = await readBoundedText(response, "PUT", url);
     if (response.status === 409 && /ContainerAlreadyExists/.test(text)) return false;
     if (!response.ok)
       throw new HttpError("PUT", url, response.status, `Create Container: ${excerpt(text)}`);
@@ -266,7 +266,7 @@ export class AzureBlobStore implements Readable, Writable, Listable {
       url.searchParams.set("maxresults", String(this.#options.listPageSize ?? 5000));
       if (marker !== undefined) url.searchParams.set("marker", marker);
       const response = await requestWithRetries(this.#fetch, url.href, "GET", this.#options, {});
-      const text = await response.text();
+      const text = await readBoundedText(response, "GET", url.href);
       if (response.status === 404 && /ContainerNotFound/.test(text)) return;
       if (!response.ok) {
         throw new HttpError("GET", url.href, response.status, `List Blobs: ${excerpt(text)}`);

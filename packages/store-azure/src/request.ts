@@ -71,3 +71,46 @@ export async function requestWithRetries(
     await sleep(delayMs, signal);
   }
 }
+
+/** The most bytes a List Blobs or service answer may have (a 5000-blob page is a few MB). */
+export const MAX_SERVICE_ANSWER_BYTES = 64 * 2 ** 20;
+
+/**
+ * The text of a service answer, read only up to `max` bytes: a server sending more is an
+ * `HttpError`, not an unbounded allocation.
+ */
+export async function readBoundedText(
+  response: Response,
+  method: string,
+  url: string,
+  max = MAX_SERVICE_ANSWER_BYTES,
+): Promise<string> {
+  const tooLong = () =>
+    new HttpError(method, url, response.status, `the answer is longer than ${max} bytes`);
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > max) {
+    await response.body?.cancel();
+    throw tooLong();
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      await reader.cancel();
+      throw tooLong();
+    }
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return new TextDecoder().decode(bytes);
+}

@@ -5,9 +5,11 @@ import {
   parseAzureLocation,
   parseConnectionString,
 } from "@z/store-azure";
+import { HttpError } from "@z/store-http";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseBlobList } from "../src/list-blobs.js";
+import { readBoundedText } from "../src/request.js";
 
 describe("parseConnectionString", () => {
   test("account, key and endpoint suffix make the blob endpoint", () => {
@@ -140,5 +142,23 @@ describe("parseBlobList", () => {
   test("names flagged Encoded are percent-decoded", () => {
     const xml = '<Blobs><Blob><Name Encoded="true">a%01b</Name></Blob></Blobs><NextMarker/>';
     expect(parseBlobList(xml).names).toEqual(["a\u0001b"]);
+  });
+});
+
+describe("readBoundedText", () => {
+  test("reads answers up to the limit and refuses longer ones, declared or streamed", async () => {
+    const body = "x".repeat(100);
+    expect(await readBoundedText(new Response(body), "GET", "http://h/c", 100)).toBe(body);
+    await expect(readBoundedText(new Response(body), "GET", "http://h/c", 99)).rejects.toThrow(
+      /longer than 99 bytes/,
+    );
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(64)); // endless, without a Content-Length
+      },
+    });
+    await expect(readBoundedText(new Response(stream), "GET", "http://h/c", 1000)).rejects.toThrow(
+      HttpError,
+    );
   });
 });
