@@ -162,7 +162,7 @@ function zstdOf(api: Partial<ZstdApi>): NativeZstd | undefined {
     return undefined;
   const compress: Operation = { run: zstdCompress, runSync: zstdCompressSync };
   const decompress: Operation = { run: zstdDecompress, runSync: zstdDecompressSync };
-  const bounded = (data: Uint8Array, limit: number): Options => ({
+  const bounded = (limit: number): Options => ({
     maxOutputLength: Math.max(1, limit),
     chunkSize: Math.max(MIN_CHUNK, limit + 1),
   });
@@ -175,8 +175,8 @@ function zstdOf(api: Partial<ZstdApi>): NativeZstd | undefined {
         },
         pledgedSrcSize: data.length,
       }),
-    decompress: (data, limit) => call(decompress, data, bounded(data, limit)),
-    decompressSync: (data, limit) => unpooled(zstdDecompressSync(data, bounded(data, limit))),
+    decompress: (data, limit) => call(decompress, data, bounded(limit)),
+    decompressSync: (data, limit) => unpooled(zstdDecompressSync(data, bounded(limit))),
   };
 }
 
