@@ -169,6 +169,7 @@ function zstdOf(api: Partial<ZstdApi>): NativeZstd | undefined {
   return {
     compress: (data, level, checksum) =>
       call(compress, data, {
+        chunkSize: encodeOptions(data.length, level).chunkSize,
         params: {
           [constants.ZSTD_c_compressionLevel]: level,
           [constants.ZSTD_c_checksumFlag]: checksum ? 1 : 0,
@@ -181,12 +182,21 @@ function zstdOf(api: Partial<ZstdApi>): NativeZstd | undefined {
 }
 
 /**
+ * Options for an encoder of `n` bytes at `level`: an output buffer that holds the worst case
+ * (zlib's deflateBound and ZSTD_compressBound are both below n + n/256 + 64), so one trip to the
+ * thread pool encodes the whole chunk instead of one trip per 16 KiB of output.
+ */
+function encodeOptions(n: number, level: number): Options {
+  return { level, chunkSize: Math.max(MIN_CHUNK, n + (n >>> 8) + 64) };
+}
+
+/**
  * What node:zlib offers here. Its zlib writes valid streams but not the bytes CPython's zlib
  * writes (Node's zlib is a fork); any valid stream is a valid chunk.
  */
 export const nativeCodecs: NativeCodecs | undefined = {
-  gzip: (data, level) => call(GZIP, data, { level }),
-  deflate: (data, level) => call(DEFLATE, data, { level }),
+  gzip: (data, level) => call(GZIP, data, encodeOptions(data.length, level)),
+  deflate: (data, level) => call(DEFLATE, data, encodeOptions(data.length, level)),
   inflateInto(src, dst) {
     const out = zlib.inflateSync(src, {
       maxOutputLength: Math.max(1, dst.length),
