@@ -10,11 +10,11 @@ import {
 } from "@z/metadata";
 import type { StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
+import type { ArrayOptions } from "./array-metadata-builder.js";
 import { chunksOptionOf } from "./chunk-grid-option.js";
 import type { CodecSpec } from "./codec-specs.js";
 import { copyArrayElements } from "./copy-elements.js";
-import { type CreateNodeOptions, createArray } from "./create.js";
-import type { ArrayOptions } from "./create-metadata.js";
+import { type CreateNodeOptions, createArray } from "./create-nodes.js";
 import { ValueShapeError } from "./errors.js";
 import { shardingOf } from "./sharding-config.js";
 import { type NdValue, sameShape } from "./values.js";

@@ -187,7 +187,7 @@ export class Group implements AsyncIterable<string> {
     this.inner = await current.updateAttributes(attributes, { replace: true });
     if (this.path !== "" || this.inner.zarrFormat === 2) {
       await this.file.syncConsolidated({
-        add: [[this.path, { kind: "group", metadata: this.inner.metadata }]],
+        written: [[this.path, { kind: "group", metadata: this.inner.metadata }]],
       });
     }
   }
@@ -586,7 +586,7 @@ export class Group implements AsyncIterable<string> {
       );
     }
     await (this.file.store as Readable & Writable).deletePrefix(prefixOf(path));
-    await this.file.syncConsolidated({ remove: [path] });
+    await this.file.syncConsolidated({ removed: [path] });
   }
 
   /** Like h5py's repr: `<Zarr h5 group "/a">`. */

@@ -1,0 +1,294 @@
+import {
+  type ArrayMetadata,
+  checkAttributes,
+  formatValue,
+  type GroupMetadata,
+  type JsonObject,
+  MetadataError,
+  validateNodeName,
+} from "@z/metadata";
+import {
+  isWritable,
+  joinKey,
+  normalizePath,
+  notWritableError,
+  prefixOf,
+  type Readable,
+  type StoreLike,
+  type Writable,
+} from "@z/store-core";
+import { ZarrArray } from "./array.js";
+import { type ArrayOptions, buildArrayMetadata } from "./array-metadata-builder.js";
+import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+import { ContainsArrayError, ContainsGroupError } from "./errors.js";
+import { createExclusive, isNodeDocument } from "./exclusive-create.js";
+import { readNodeMetadata, writeManyDocuments } from "./metadata-io.js";
+import { type NodeMetadata, nodeMetadataDocuments } from "./node-documents.js";
+import { logNode, nodeDetails } from "./node-logging.js";
+import { isPlainObject } from "./option-checks.js";
+import { enterStore } from "./store-logging.js";
+import { consolidatedUpdate } from "./update-consolidated.js";
+
+// Writing new nodes to a store, at the level of metadata: the shared path under createArray,
+// createGroup, createHierarchy, the group methods and node copies. It builds no group
+// objects (group.ts and create-nodes.ts do, from what it wrote), so it imports neither.
+
+/** One node of {@link createHierarchy}: an array (with `createArray`'s options) or a group. */
+export type NodeSpec =
+  | ({ kind: "array" } & ArrayOptions)
+  | { kind: "group"; zarrFormat?: 2 | 3; attributes?: JsonObject };
+
+/**
+ * A node for {@link writeNodes}: a spec to build the metadata from, or metadata already built
+ * (a copy that keeps its source's metadata as it is).
+ */
+export type NodeInput = NodeSpec | NodeMetadata;
+
+/** Options of {@link createHierarchy}. */
+export interface HierarchyOptions {
+  /** Replace nodes that exist at the given paths (their subtrees are deleted first). */
+  overwrite?: boolean;
+  /** The format of nodes that do not say (default 3). */
+  zarrFormat?: 2 | 3;
+  /** Metadata documents read or written at once (default 8). */
+  concurrency?: number;
+  /** Abort the reads and writes. */
+  signal?: AbortSignal;
+}
+
+/** What {@link writeNodes} wrote. */
+export interface WrittenNodes {
+  /** The metadata written (the requested nodes and the missing parent groups), sorted by path. */
+  written: [string, NodeMetadata][];
+  /** The requested paths. */
+  requested: string[];
+  /** The array objects built while checking the requested arrays (their codecs), by path. */
+  arrays: Map<string, ZarrArray>;
+}
+
+interface Planned {
+  node: NodeMetadata;
+  array?: ZarrArray;
+}
+
+function writable(store: Readable, path: string): Readable & Writable {
+  if (!isWritable(store)) throw notWritableError(store, `/${path}`, "create a node at");
+  return store;
+}
+
+/** The proper ancestors of a path, root first (`"a/b/c"` -> `""`, `"a"`, `"a/b"`). */
+function ancestors(path: string): string[] {
+  if (path === "") return [];
+  const segments = path.split("/");
+  return segments.map((_, i) => segments.slice(0, i).join("/"));
+}
+
+/** Whether `path` is strictly below `root`. */
+function isBelow(path: string, root: string): boolean {
+  return path !== root && (root === "" || path.startsWith(`${root}/`));
+}
+
+function isNodeMetadata(input: NodeInput): input is NodeMetadata {
+  return isPlainObject(input as unknown) && "metadata" in input && isPlainObject(input.metadata);
+}
+
+/** Validates one node spec and builds its metadata (and an array's object), without any I/O. */
+function planNode(store: Readable, path: string, spec: NodeInput, defaultFormat: 2 | 3): Planned {
+  if (path !== "") path.split("/").forEach(validateNodeName);
+  if (isNodeMetadata(spec)) {
+    // Checked as a spec is: the array object builds the codec pipeline.
+    const node = { ...spec, consolidated: undefined } as NodeMetadata;
+    if (node.kind === "group") return { node: { kind: "group", metadata: node.metadata } };
+    return { node, array: new ZarrArray(store, path, node.metadata) };
+  }
+  if (!isPlainObject(spec as unknown))
+    throw new MetadataError(`/${path}: a node spec must be an object, got ${formatValue(spec)}`);
+  const zarrFormat = spec.zarrFormat ?? defaultFormat;
+  if (zarrFormat !== 2 && zarrFormat !== 3)
+    throw new MetadataError(`/${path}: zarrFormat must be 2 or 3, got ${formatValue(zarrFormat)}`);
+  if (spec.kind === "array") {
+    let metadata: ArrayMetadata;
+    try {
+      metadata = buildArrayMetadata({ ...spec, zarrFormat });
+    } catch (error) {
+      if (error instanceof MetadataError) error.message = `/${path}: ${error.message}`;
+      throw error;
+    }
+    // Building the array object builds its codec pipeline, so unknown codecs fail here,
+    // before any write.
+    return { node: { kind: "array", metadata }, array: new ZarrArray(store, path, metadata) };
+  }
+  if (spec.kind !== "group") {
+    throw new MetadataError(
+      `/${path}: a node's "kind" must be "array" or "group", got ${formatValue((spec as { kind: unknown }).kind)}`,
+    );
+  }
+  const metadata: GroupMetadata = {
+    zarrFormat,
+    attributes: checkAttributes(spec.attributes ?? {}, `/${path} attributes`),
+    extraFields: {},
+  };
+  return { node: { kind: "group", metadata } };
+}
+
+function mixedFormats(
+  path: string,
+  format: 2 | 3,
+  parent: string,
+  parentFormat: 2 | 3,
+): MetadataError {
+  return new MetadataError(
+    `Cannot create the v${format} node /${path} under the v${parentFormat} group /${parent}: ` +
+      "a group only lists children of its own format",
+  );
+}
+
+/**
+ * Writes many new nodes in one go, the shared path of `createArray`, `createGroup`,
+ * `createHierarchy`, the group methods and node copies:
+ * 1. every spec is validated (metadata, codecs, node names, no node inside an array, no
+ *    requested child of another format than its requested parent) before any I/O;
+ * 2. what is at the requested paths and their ancestors is read (bounded concurrency);
+ *    existing nodes are refused unless `overwrite`, existing arrays on the way always;
+ * 3. replaced subtrees are deleted, then every metadata document (requested nodes and missing
+ *    parent groups) is written, a bounded number at a time;
+ * 4. ancestors holding consolidated metadata get the new nodes added to it (and replaced
+ *    subtrees removed), so a consolidated hierarchy stays complete for nodes created here.
+ */
+export async function writeNodes(
+  store: StoreLike | string,
+  specs: Iterable<readonly [string, NodeInput]>,
+  options: HierarchyOptions = {},
+): Promise<WrittenNodes> {
+  const s = await enterStore(store);
+  const list = [...specs].map(([path, spec]) => [normalizePath(path), spec] as const);
+  const w = writable(s, list[0]?.[0] ?? "");
+  const { signal, overwrite } = options;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const planned = new Map<string, Planned>();
+  for (const [path, spec] of list) {
+    if (planned.has(path)) throw new MetadataError(`/${path} is given twice`);
+    planned.set(path, planNode(s, path, spec, options.zarrFormat ?? 3));
+  }
+  const implied = new Map<string, 2 | 3>();
+  for (const [path, { node }] of planned) {
+    const format = node.metadata.zarrFormat;
+    for (const parent of ancestors(path)) {
+      const parentPlan = planned.get(parent);
+      if (parentPlan?.node.kind === "array")
+        throw new ContainsArrayError(parent, `cannot create /${path} inside an array`);
+      if (parentPlan && parentPlan.node.metadata.zarrFormat !== format) {
+        throw mixedFormats(path, format, parent, parentPlan.node.metadata.zarrFormat);
+      }
+      // A missing parent takes the format of its first child (as creating them one by one would).
+      if (!parentPlan && !implied.has(parent)) implied.set(parent, format);
+    }
+  }
+
+  const existing = new Map<string, NodeMetadata | undefined>();
+  await forEachConcurrent(
+    [...planned.keys(), ...implied.keys()],
+    concurrency,
+    async (path) => {
+      // Parents are read with their consolidated metadata, which step 4 updates.
+      existing.set(
+        path,
+        await readNodeMetadata(s, path, {
+          consolidated: planned.has(path) ? false : undefined,
+          signal,
+        }),
+      );
+    },
+    signal,
+  );
+  const replaced = [...planned.keys()].filter((path) => existing.get(path) !== undefined).sort();
+  for (const path of replaced) {
+    if (overwrite) continue;
+    const hint = "pass overwrite: true to replace it";
+    throw existing.get(path)?.kind === "array"
+      ? new ContainsArrayError(path, hint)
+      : new ContainsGroupError(path, hint);
+  }
+  const deleted = (path: string) => replaced.some((r) => path === r || isBelow(path, r));
+  const missing: string[] = [];
+  for (const parent of implied.keys()) {
+    const found = deleted(parent) ? undefined : existing.get(parent);
+    if (found === undefined) missing.push(parent);
+    else if (found.kind === "array") {
+      const child = [...planned.keys()].find((p) => isBelow(p, parent));
+      throw new ContainsArrayError(parent, `cannot create /${child} inside an array`);
+    }
+  }
+
+  const arrays = new Map<string, ZarrArray>();
+  const written: [string, NodeMetadata][] = [];
+  for (const path of missing) {
+    const metadata: GroupMetadata = {
+      zarrFormat: implied.get(path) as 2 | 3,
+      attributes: {},
+      extraFields: {},
+    };
+    written.push([path, { kind: "group", metadata }]);
+  }
+  for (const [path, { node, array }] of planned) {
+    written.push([path, node]);
+    if (array) arrays.set(path, array);
+  }
+  written.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+  const topmost = replaced.filter((path) => !replaced.some((r) => isBelow(path, r)));
+  await forEachConcurrent(
+    topmost,
+    concurrency,
+    (path) => w.deletePrefix(prefixOf(path), { signal }),
+    signal,
+  );
+  const documents = written.flatMap(([path, node]) =>
+    nodeMetadataDocuments(node).map(
+      ([key, bytes]) => [joinKey(path, key), bytes] as [string, Uint8Array],
+    ),
+  );
+  // Without overwrite, each requested node's defining document is written first and only if
+  // absent, so of two creators racing for one path exactly one wins (the other is refused as
+  // if it had found the node when it looked).
+  const claims = overwrite
+    ? []
+    : documents.filter(([key]) => isNodeDocument(key) && planned.has(nodePathOf(key)));
+  await forEachConcurrent(
+    claims,
+    concurrency,
+    async ([key, bytes]) => {
+      if (await createExclusive(w, key, bytes, signal)) return;
+      const path = nodePathOf(key);
+      const found = await readNodeMetadata(s, path, { consolidated: false, signal });
+      const hint = "another writer created it just now";
+      throw found?.kind === "array"
+        ? new ContainsArrayError(path, hint)
+        : new ContainsGroupError(path, hint);
+    },
+    signal,
+  );
+  await writeManyDocuments(
+    w,
+    documents.filter((document) => !claims.includes(document)),
+    { signal, concurrency },
+  );
+  // Consolidated metadata goes last, so it never lists a node whose documents are not written.
+  const updates: [string, Uint8Array][] = [];
+  for (const [path, found] of existing) {
+    if (found?.kind !== "group" || !found.consolidated || planned.has(path) || deleted(path))
+      continue;
+    const holder = { path, metadata: found.metadata, consolidated: found.consolidated };
+    const change = { removed: replaced, written: written.filter(([p]) => isBelow(p, path)) };
+    updates.push(...consolidatedUpdate(holder, change).documents);
+  }
+  await writeManyDocuments(w, updates, { signal, concurrency });
+  for (const [path, node] of written) logNode("created", node.kind, path, () => nodeDetails(node));
+  return { written, requested: [...planned.keys()], arrays };
+}
+
+/** The node path of a metadata document's key (`a/b/zarr.json` -> `a/b`). */
+function nodePathOf(key: string): string {
+  const slash = key.lastIndexOf("/");
+  return slash < 0 ? "" : key.slice(0, slash);
+}
