@@ -203,6 +203,11 @@ export class ConsolidatedMetadata {
     return this.prefix === "";
   }
 
+  /** The path of this view's group relative to the group holding it (`""` for that group). */
+  get pathInHolder(): string {
+    return this.prefix;
+  }
+
   /** Every node path in the whole state (not only this view), unsorted. */
   private allPaths(): string[] {
     if (this.state.format === 3) return [...this.state.v3.keys()];

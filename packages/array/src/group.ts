@@ -10,6 +10,7 @@ import {
   prefixOf,
   type Readable,
   UnsupportedOperationError,
+  type Writable,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import type { ArrayOptions } from "./array-metadata-builder.js";
@@ -20,7 +21,12 @@ import type { GroupOptions } from "./create-nodes.js";
 import { readNodeMetadata, writeDocuments } from "./metadata-io.js";
 import { groupMetadataDocuments, type NodeMetadata } from "./node-documents.js";
 import { renderTree, type TreeOptions } from "./tree.js";
-import { consolidatedUpdate, withHierarchyChange } from "./update-consolidated.js";
+import {
+  consolidatedUpdate,
+  readConsolidatedHolder,
+  updateConsolidated,
+  withHierarchyChange,
+} from "./update-consolidated.js";
 import { type NodeSpec, type WrittenNodes, writeNodes } from "./write-nodes.js";
 
 /** How a group object was opened (passed on to the nodes opened through it). */
@@ -278,7 +284,8 @@ export class Group {
 
   /**
    * Merges `attributes` into the group's attributes (or replaces them) and writes the
-   * metadata. A group holding consolidated metadata keeps it, with its own attributes updated.
+   * metadata. A group holding consolidated metadata keeps it, with its own attributes updated;
+   * a group opened through an ancestor's consolidated metadata gets its entry there updated.
    * @returns the group with its new metadata (this object keeps its snapshot)
    * @example
    * ```ts
@@ -315,10 +322,34 @@ export class Group {
       docs.splice(0, docs.length, ...docs.filter(([key]) => !keys.has(key)), ...update.documents);
     }
     await writeDocuments(this.store, "", docs, options.signal);
+    if (view && !view.isRoot) view = await this.updateHolder(view, metadata, options.signal);
     return new Group(this.store, this.path, metadata, {
       consolidated: view,
       useConsolidated: this.useConsolidated,
     });
+  }
+
+  /**
+   * A group listed in an ancestor's consolidated metadata: the ancestor's copy of this group's
+   * metadata is updated too (read fresh, so what other writers added stays).
+   * @returns this group's view of the updated consolidated metadata
+   */
+  private async updateHolder(
+    view: ConsolidatedMetadata,
+    metadata: GroupMetadata,
+    signal?: AbortSignal,
+  ): Promise<ConsolidatedMetadata | undefined> {
+    const inHolder = view.pathInHolder;
+    const holderPath = this.path.slice(0, this.path.length - inHolder.length).replace(/\/$/, "");
+    const holder = await readConsolidatedHolder(this.store, holderPath, {
+      zarrFormat: this.zarrFormat,
+      signal,
+    });
+    if (!holder) return undefined;
+    const change = { written: [[this.path, { kind: "group", metadata }] as const] };
+    const store = this.store as Readable & Writable;
+    const updated = await updateConsolidated(store, holder, change, { signal });
+    return updated.consolidated.subtree(inHolder);
   }
 
   /** A short human-readable description. */
