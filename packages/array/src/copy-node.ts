@@ -21,7 +21,8 @@ export interface CopyNodeOptions {
   /**
    * The creation options of each array's copy: recompression, rechunking, ... Called for
    * every array before anything is written, so an option that cannot work stops the copy
-   * with nothing written. Attributes it gives win over {@link CopyNodeOptions.attributes}.
+   * with nothing written. Attributes it gives win over {@link CopyNodeOptions.attributes}; the
+   * format, when it gives none, is the copy's.
    * Default: the source's metadata as it is when the format stays; otherwise its layout as
    * {@link optionsLike} takes it into the other format.
    */
@@ -91,7 +92,12 @@ async function arrayInput(
   options: CopyNodeOptions,
 ): Promise<NodeInput> {
   if (options.arrayOptions)
-    return { kind: "array", attributes, ...(await options.arrayOptions(source, format)) };
+    return {
+      kind: "array",
+      attributes,
+      zarrFormat: format,
+      ...(await options.arrayOptions(source, format)),
+    };
   // The same format: the metadata as it is (extension fields and key encodings included).
   if (format === source.zarrFormat)
     return { kind: "array", metadata: { ...source.metadata, attributes } };

@@ -186,6 +186,19 @@ describe("copyNode", () => {
     expect((await openGroup(store, { path: "copies" })).zarrFormat).toBe(3);
   });
 
+  it("gives arrayOptions that name no format the copy's format", async () => {
+    const store = new Map<string, Uint8Array>();
+    await createHierarchy(store, { "g/x": { kind: "array", shape: [4], dtype: "int8" } });
+    const target = new Map<string, Uint8Array>();
+    await copyNode(await openGroup(store), target, {
+      zarrFormat: 2,
+      arrayOptions: (array) => ({ shape: array.shape, dtype: array.dtype, chunks: [2] }),
+    });
+    const copy = await openArray(target, { path: "g/x" });
+    expect([copy.zarrFormat, copy.chunks]).toEqual([2, [2]]);
+    expect(target.has("g/.zgroup")).toBe(true);
+  });
+
   it("copies sharded and rectilinear arrays, and a sharded one into v2", async () => {
     const store = new Map<string, Uint8Array>();
     const sharded = await createArray(store, {
