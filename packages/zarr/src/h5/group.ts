@@ -523,9 +523,10 @@ export class Group implements AsyncIterable<string> {
     }
     await this.checkDestination(to, dest, "move to", this.file.store, this.file);
     const store = this.file.store as Readable & Writable;
-    // A copy of the same format keeps the metadata as it is and the stored chunks as bytes.
+    // A copy of the same format keeps the metadata as it is and the stored chunks as bytes;
+    // a group below that held consolidated metadata holds it again at the new place.
     const node = await this.get(source);
-    await copyNode(zarrNodeOf(node), store, { path: to, consolidated: false });
+    await copyNode(zarrNodeOf(node), store, { path: to });
     await store.deletePrefix(prefixOf(from));
     await this.file.syncConsolidated("rescan");
   }
@@ -574,7 +575,6 @@ export class Group implements AsyncIterable<string> {
       zarrFormat: targetFile.zarrFormat,
       attributes: options.without_attrs ? keepAttributes : undefined,
       depth: options.shallow ? 1 : undefined,
-      consolidated: false,
     });
     await targetFile.syncConsolidated("rescan");
   }
