@@ -5,6 +5,7 @@ import type { ArrayOptions } from "./array-metadata-builder.js";
 import type { Progress } from "./chunk-access.js";
 import { consolidateMetadata } from "./consolidate-metadata.js";
 import { type CopiedElements, copyArrayElements } from "./copy-elements.js";
+import { ContainsArrayError, ContainsGroupError } from "./errors.js";
 import type { Group } from "./group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import { optionsLike } from "./options-like.js";
@@ -68,6 +69,12 @@ export interface CopiedNodes {
  * refuse a copy before it opens or creates the destination.
  */
 export class NodeCopyPlan {
+  constructor(
+    /** The node copied. */
+    readonly source: ZarrArray | Group,
+    /** Where its copy goes. */
+    readonly path: string,
+  ) {}
   /** Every node to write, by destination path, in the order met. */
   readonly nodes: [string, NodeInput][] = [];
   /** The source arrays and their destination paths. */
@@ -76,6 +83,21 @@ export class NodeCopyPlan {
   readonly groups: string[] = [];
   /** The destination paths of the groups to give consolidated metadata, deepest first. */
   readonly consolidated: string[] = [];
+}
+
+/**
+ * Overwriting would delete the source before it is read when the copy lands on it or on a
+ * group above it, in the same store.
+ * @throws ContainsArrayError / ContainsGroupError naming the node
+ */
+function refuseSelfOverwrite(plan: NodeCopyPlan): void {
+  const from = plan.source.path;
+  const to = plan.path;
+  if (to !== from && to !== "" && !from.startsWith(`${to}/`)) return;
+  const hint = `a copy of /${from} cannot replace it`;
+  throw to === from && plan.source instanceof ZarrArray
+    ? new ContainsArrayError(to, hint)
+    : new ContainsGroupError(to, hint);
 }
 
 /** The source path's place under the destination root. */
@@ -114,7 +136,7 @@ export async function planNodeCopy(
   options: CopyNodeOptions = {},
 ): Promise<NodeCopyPlan> {
   const destinationRoot = options.path === undefined ? root.path : normalizePath(options.path);
-  const plan = new NodeCopyPlan();
+  const plan = new NodeCopyPlan(root, destinationRoot);
   const maxDepth = options.depth ?? Number.POSITIVE_INFINITY;
   const attributesOf = options.attributes ?? ((node: ZarrArray | Group) => node.attrs);
   const visit = async (node: ZarrArray | Group, depth: number): Promise<void> => {
@@ -176,6 +198,7 @@ export async function copyNode(
   const plan = source instanceof NodeCopyPlan ? source : await planNodeCopy(source, options);
   const store = await enterStore(destination);
   const { signal } = options;
+  if (options.overwrite && store === plan.source.store) refuseSelfOverwrite(plan);
   await writeNodes(store, plan.nodes, { overwrite: options.overwrite, signal });
   const arrays: ZarrArray[] = [];
   for (const [array, path] of plan.arrays) {

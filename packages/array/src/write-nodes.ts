@@ -96,7 +96,8 @@ function isNodeMetadata(input: NodeInput): input is NodeMetadata {
 function planNode(store: Readable, path: string, spec: NodeInput, defaultFormat: 2 | 3): Planned {
   if (path !== "") path.split("/").forEach(validateNodeName);
   if (isNodeMetadata(spec)) {
-    // Checked as a spec is: the array object builds the codec pipeline.
+    // Checked as a spec is: the attributes, and the array object builds the codec pipeline.
+    checkAttributes(spec.metadata.attributes, `/${path} attributes`);
     const node = { ...spec, consolidated: undefined } as NodeMetadata;
     if (node.kind === "group") return { node: { kind: "group", metadata: node.metadata } };
     return { node, array: new ZarrArray(store, path, node.metadata) };

@@ -1,4 +1,5 @@
 import {
+  ContainsArrayError,
   ContainsGroupError,
   consolidateMetadata,
   copyNode,
@@ -267,6 +268,35 @@ describe("copyNode", () => {
       overwrite: true,
     });
     expect(overwritten.arrays.map((a) => a.path)).toEqual(["sub/x"]);
+  });
+
+  it("refuses to overwrite its own source (or a group above it) in the same store", async () => {
+    const store = new Map<string, Uint8Array>();
+    const created = await createHierarchy(store, {
+      "g/x": { kind: "array", shape: [3], dtype: "int8", fillValue: 7 },
+    });
+    const group = created.get("g") as Group;
+    const array = created.get("g/x") as ZarrArray;
+    await array.set(null, 1);
+    const before = new Map(store);
+    for (const [source, path] of [
+      [array, "g/x"],
+      [array, "g"],
+      [array, ""],
+      [group, "g"],
+    ] as const) {
+      const error = await copyNode(source, store, { path, overwrite: true }).catch((e) => e);
+      expect(error, `${source.path} onto /${path}`).toBeInstanceOf(
+        path === "g/x" ? ContainsArrayError : ContainsGroupError,
+      );
+      expect(error.message).toContain(`a copy of /${source.path} cannot replace it`);
+    }
+    expect(store).toEqual(before);
+    // Below its source is fine: the source is read as it was planned.
+    await copyNode(group, store, { path: "g/inner" });
+    expect(
+      Array.from((await openArray(store, { path: "g/inner/x" }).then((a) => a.get())).data),
+    ).toEqual([1, 1, 1]);
   });
 
   it("a failing arrayOptions stops the copy before anything is written", async () => {
