@@ -33,8 +33,7 @@ registerStore("zip", (location) => openZipUrl(location.slice("zip:".length)));
 
 // Object stores: `s3://bucket/path` (AWS or any S3-compatible service) and `gs://bucket/path`
 // (GCS's XML API), configured by the environment (AWS_ACCESS_KEY_ID, AWS_REGION,
-// AWS_ENDPOINT_URL...; GOOGLE_OAUTH_TOKEN or the GOOGLE_* HMAC keys). The S3 store loads with
-// the first bucket opened, so apps that never open one do not carry it.
+// AWS_ENDPOINT_URL...; GOOGLE_OAUTH_TOKEN or the GOOGLE_* HMAC keys).
 async function openBucket(location: string): Promise<Readable> {
   const { S3Store } = await import("@z/store-s3");
   return new S3Store(location);

@@ -3,7 +3,7 @@
 // calls registerExtensionDataTypes() once its own tables exist, as for the fixed-size types.
 import { complexExtensionDataTypes } from "./complex-extended.js";
 import { miniFloatDataTypes } from "./minifloat.js";
-import { registerDataType } from "./registry.js";
+import { registerDataType } from "./registry-table.js";
 import { smallIntDataTypes } from "./small-int.js";
 import type { DataType } from "./types.js";
 

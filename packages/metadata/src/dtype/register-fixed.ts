@@ -14,7 +14,7 @@ import {
   resolveDataTypeV2,
   resolveDataTypeV3,
   type V2DataType,
-} from "./registry.js";
+} from "./registry-table.js";
 import { parseStructV2, parseStructV3, structEndian } from "./struct-json.js";
 import type { DataType, Endian } from "./types.js";
 
