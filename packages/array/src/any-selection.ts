@@ -3,16 +3,14 @@ import {
   type BasicSelection,
   type BlockItem,
   blockIndexer,
-  type ChunkLayout,
   CoordinateIndexer,
   type CoordinateSelection,
   type Indexer,
-  isAxisMask,
-  isIndexArray,
   type Mask,
   OrthogonalIndexer,
   type OrthogonalItem,
 } from "@z/indexing";
+import { type ChunkLayout, isAxisMask, isIndexArray } from "@z/indexing/internal";
 import type { ArrayMetadata } from "@z/metadata";
 
 /** A selection of any mode: tagged explicitly, or plain items interpreted like zarr-python's `arr[...]`. */

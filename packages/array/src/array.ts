@@ -12,17 +12,10 @@ import {
   type OrthogonalItem,
   slice,
 } from "@z/indexing";
-import {
-  type ArrayMetadata,
-  type Chunk,
-  type Container,
-  checkAttributes,
-  type DataType,
-  formatValue,
-  type JsonObject,
-  product,
-} from "@z/metadata";
-import { isWritable, joinKey, notWritableError, type Readable, type Writable } from "@z/store-core";
+import type { ArrayMetadata, Chunk, Container, DataType, JsonObject } from "@z/metadata";
+import { checkAttributes, formatValue, product } from "@z/metadata/internal";
+import { isWritable, joinKey, type Readable, type Writable } from "@z/store-core";
+import { notWritableError } from "@z/store-core/internal";
 import { type AnySelection, indexerFor } from "./any-selection.js";
 import type { ChunkAccess } from "./chunk-access.js";
 import { ChunkIo } from "./chunk-io.js";

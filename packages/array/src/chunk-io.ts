@@ -1,15 +1,13 @@
 import { type ChunkDecodePool, CodecError, CodecPipeline } from "@z/codecs";
-import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
+import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing/internal";
 import {
   type ArrayMetadata,
   type Chunk,
   type ChunkGrid,
   ChunkGridError,
-  cOrderStrides,
-  copyStrided,
-  product,
   V2ChunkKeyEncoding,
 } from "@z/metadata";
+import { cOrderStrides, copyStrided, product } from "@z/metadata/internal";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";

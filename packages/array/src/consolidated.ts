@@ -1,15 +1,12 @@
+import { type GroupMetadata, type JsonObject, type JsonValue, MetadataError } from "@z/metadata";
 import {
   arrayMetadataToV3Json,
   encodeJson,
   formatValue,
-  type GroupMetadata,
   groupMetadataToV3Json,
   isJsonObject,
-  type JsonObject,
-  type JsonValue,
   METADATA_KEYS,
-  MetadataError,
-} from "@z/metadata";
+} from "@z/metadata/internal";
 import {
   InvalidKeyError,
   isListable,
@@ -17,13 +14,13 @@ import {
   joinKey,
   NotFoundError,
   normalizePath,
-  notWritableError,
   prefixOf,
   type StoreLike,
   toStore,
   UnsupportedOperationError,
   validateKey,
 } from "@z/store-core";
+import { notWritableError } from "@z/store-core/internal";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { Group } from "./group.js";
 import {

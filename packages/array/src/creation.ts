@@ -6,8 +6,8 @@ import {
   type JsonObject,
   MetadataError,
   type NamedConfig,
-  product,
 } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import type { StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import { chunksOptionOf } from "./chunk-grid-option.js";

@@ -1,4 +1,5 @@
-import { checkAttributes, formatValue, type GroupMetadata, type JsonObject } from "@z/metadata";
+import type { GroupMetadata, JsonObject } from "@z/metadata";
+import { checkAttributes, formatValue } from "@z/metadata/internal";
 import {
   isListable,
   isWritable,
@@ -6,11 +7,11 @@ import {
   type Listable,
   NotFoundError,
   normalizePath,
-  notWritableError,
   prefixOf,
   type Readable,
   UnsupportedOperationError,
 } from "@z/store-core";
+import { notWritableError } from "@z/store-core/internal";
 import { ZarrArray } from "./array.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { type ConsolidatedMetadata, consolidatedDocuments } from "./consolidated.js";

@@ -5,34 +5,53 @@
  * @packageDocumentation
  */
 
-export * from "./any-selection.js";
-export * from "./array.js";
-export * from "./chunk-access.js";
+export type { AnySelection } from "./any-selection.js";
+export { ZarrArray } from "./array.js";
+export type { AccessOptions, Progress } from "./chunk-access.js";
 export type { ChunksOption } from "./chunk-grid-option.js";
-export * from "./chunk-io.js";
-export * from "./chunking.js";
-export * from "./codec-specs.js";
-export * from "./concurrency.js";
-export * from "./consolidated.js";
-export * from "./container-types.js";
-export * from "./copy-elements.js";
-export * from "./create.js";
-export * from "./create-metadata.js";
-export * from "./creation.js";
-export * from "./data-type-check.js";
-export * from "./errors.js";
-export * from "./exclusive-create.js";
-export * from "./group.js";
-export * from "./info.js";
-export * from "./key-lock.js";
-export * from "./lru.js";
-export * from "./metadata-io.js";
-export * from "./nodes.js";
-export * from "./read-modify-write.js";
-export * from "./resize.js";
-export * from "./selection-io.js";
-export * from "./sharded-access.js";
-export * from "./sharding-config.js";
-export * from "./store-logging.js";
-export * from "./tree.js";
-export * from "./values.js";
+export { guessChunks } from "./chunking.js";
+export type { CodecSpec } from "./codec-specs.js";
+export {
+  ConsolidatedMetadata,
+  type ConsolidateOptions,
+  consolidateMetadata,
+} from "./consolidated.js";
+export type { ContainerByName, ContainerOf } from "./container-types.js";
+export {
+  type CreatedNodes,
+  type CreateNodeOptions,
+  createArray,
+  createGroup,
+  createHierarchy,
+  createNodes,
+  type GroupOptions,
+  type HierarchyOptions,
+  type NodeSpec,
+} from "./create.js";
+export type { ArrayOptions } from "./create-metadata.js";
+export {
+  type ArrayData,
+  type ArraySource,
+  type CreationOptions,
+  empty,
+  emptyLike,
+  type FromArrayOptions,
+  fromArray,
+  full,
+  fullLike,
+  type LikeOptions,
+  ones,
+  onesLike,
+  zeros,
+  zerosLike,
+} from "./creation.js";
+export { DataTypeMismatchError } from "./data-type-check.js";
+export { ContainsArrayError, ContainsGroupError, NodeError, ValueShapeError } from "./errors.js";
+export { Group, type ListOptions } from "./group.js";
+export { type ArrayInfo, arrayInfo } from "./info.js";
+export type { NodeMetadata } from "./metadata-io.js";
+export { type OpenArrayOptions, type OpenOptions, open, openArray, openGroup } from "./nodes.js";
+export type { SelectionOptions } from "./selection-io.js";
+export { withStoreLogging } from "./store-logging.js";
+export { renderTree, type TreeOptions, treeLines } from "./tree.js";
+export type { NdValue, Scalar, SetValue } from "./values.js";

@@ -1,15 +1,8 @@
 import {
   type ArrayMetadata,
-  arrayMetadataToV2Json,
-  arrayMetadataToV3Json,
-  encodeJson,
-  formatValue,
   type GroupMetadata,
-  groupMetadataToV3Json,
-  isJsonObject,
   type JsonObject,
   type JsonValue,
-  METADATA_KEYS,
   MetadataError,
   parseArrayMetadataV2,
   parseArrayMetadataV3,
@@ -17,6 +10,15 @@ import {
   parseGroupMetadataV3,
   parseJson,
 } from "@z/metadata";
+import {
+  arrayMetadataToV2Json,
+  arrayMetadataToV3Json,
+  encodeJson,
+  formatValue,
+  groupMetadataToV3Json,
+  isJsonObject,
+  METADATA_KEYS,
+} from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { ConsolidatedMetadata } from "./consolidated.js";

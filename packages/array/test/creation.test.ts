@@ -3,7 +3,6 @@ import {
   ContainsGroupError,
   createArray,
   createHierarchy,
-  dataTypeOfContainer,
   empty,
   emptyLike,
   fromArray,
@@ -15,11 +14,11 @@ import {
   open,
   openArray,
   openGroup,
-  optionsLike,
   type ZarrArray,
   zeros,
   zerosLike,
 } from "@z/array";
+import { dataTypeOfContainer, optionsLike } from "@z/array/internal";
 import { UnknownCodecError } from "@z/codecs";
 import { slice } from "@z/indexing";
 import { BoolArray, MetadataError } from "@z/metadata";

@@ -1,4 +1,5 @@
-import { arraySummary, type Group, type ZarrArray } from "@z/zarr";
+import type { Group, ZarrArray } from "@z/zarr";
+import { arraySummary } from "@z/zarr/internal";
 
 /** The one-line summary of a node used by `tree`. */
 export function nodeSummary(node: ZarrArray | Group): string {

@@ -1,4 +1,5 @@
-import { consolidateMetadata, copyArrayElements, createHierarchy, open, openArray } from "@z/zarr";
+import { consolidateMetadata, createHierarchy, open, openArray } from "@z/zarr";
+import { copyArrayElements } from "@z/zarr/internal";
 import { countingWrites, type WriteCounts } from "../copy/counting-store.js";
 import { type CopyChanges, planCopy } from "../copy/plan.js";
 import { UsageError } from "../errors.js";

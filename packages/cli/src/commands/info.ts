@@ -1,4 +1,5 @@
-import { formatRows, type Group, infoRows, isListable, open, prefixOf, ZarrArray } from "@z/zarr";
+import { type Group, isListable, open, prefixOf, ZarrArray } from "@z/zarr";
+import { formatRows, infoRows } from "@z/zarr/internal";
 import { openLocation } from "../location.js";
 import { arrayJson, groupJson } from "../node-json.js";
 import type { Output } from "../output.js";

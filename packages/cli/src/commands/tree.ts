@@ -1,11 +1,5 @@
-import {
-  DEFAULT_CONCURRENCY,
-  forEachConcurrent,
-  type Group,
-  open,
-  treeLines,
-  ZarrArray,
-} from "@z/zarr";
+import { type Group, open, treeLines, ZarrArray } from "@z/zarr";
+import { DEFAULT_CONCURRENCY, forEachConcurrent } from "@z/zarr/internal";
 import { nodeSummary } from "../format.js";
 import { openLocation } from "../location.js";
 import { type ArrayJson, type GroupJson, nodeJson } from "../node-json.js";

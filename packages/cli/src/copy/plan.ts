@@ -1,9 +1,7 @@
 import {
   type ArrayMetadata,
   type ArrayOptions,
-  arrayMetadataDocuments,
   type BytesToBytesCodec,
-  buildArrayMetadata,
   CodecConfigError,
   type CodecPipeline,
   type Group,
@@ -11,13 +9,17 @@ import {
   type JsonValue,
   type NodeSpec,
   parseJson,
+  ShardingCodec,
+  ZarrArray,
+} from "@z/zarr";
+import {
+  arrayMetadataDocuments,
+  buildArrayMetadata,
   parseV2Node,
   parseV3Node,
   readNodeMetadata,
-  ShardingCodec,
   sameStoredLayout,
-  ZarrArray,
-} from "@z/zarr";
+} from "@z/zarr/internal";
 import { type CompressorChoice, copyLayout } from "../commands/copy-codecs.js";
 import { CopyOptionError } from "./copy-option-error.js";
 

@@ -1,14 +1,11 @@
+import { type Chunk, type JsonObject, type NamedConfig, uint64 } from "@z/metadata";
 import {
-  type Chunk,
   checkLimit,
   cOrderStrides,
   copyStrided,
-  type JsonObject,
-  type NamedConfig,
   namedConfigToJson,
   product,
-  uint64,
-} from "@z/metadata";
+} from "@z/metadata/internal";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import { CodecPipeline } from "../pipeline.js";
 import type { ArrayToBytesCodec, ChunkSpec, CodecContext } from "../types.js";

@@ -1,16 +1,18 @@
 import {
   ConsolidatedMetadata,
-  consolidatedDocuments,
   consolidateMetadata,
   createGroup,
   type NodeMetadata,
-  nodeFromMetadata,
-  readJson,
-  readNodeMetadata,
   type ZarrArray,
   Group as ZarrGroup,
 } from "@z/array";
-import { formatValue, METADATA_KEYS } from "@z/metadata";
+import {
+  consolidatedDocuments,
+  nodeFromMetadata,
+  readJson,
+  readNodeMetadata,
+} from "@z/array/internal";
+import { formatValue, METADATA_KEYS } from "@z/metadata/internal";
 import {
   isWritable,
   joinKey,

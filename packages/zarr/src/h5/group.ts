@@ -1,22 +1,25 @@
 import {
   type ArrayData,
   type ArrayOptions,
-  arrayMetadataDocuments,
   ContainsArrayError,
   ContainsGroupError,
   createArray,
   createGroup,
-  dataTypeOfContainer,
-  forEachConcurrent,
   fromArray,
-  groupMetadataDocuments,
   guessChunks,
   type NdValue,
-  readNodeMetadata,
   ZarrArray,
   type Group as ZarrGroup,
 } from "@z/array";
-import { isTypedArray, type JsonObject, product, resolveNumpyDataType } from "@z/metadata";
+import {
+  arrayMetadataDocuments,
+  dataTypeOfContainer,
+  forEachConcurrent,
+  groupMetadataDocuments,
+  readNodeMetadata,
+} from "@z/array/internal";
+import { isTypedArray, type JsonObject, resolveNumpyDataType } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import {
   isListable,
   joinKey,

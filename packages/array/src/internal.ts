@@ -1,0 +1,54 @@
+/**
+ * Internals of `@z/array` shared with the other `@z` packages: chunk I/O and sharded access, metadata documents, info and tree formatting, creation steps, locks and concurrency. Not part of the
+ * public API: names here change without a major version. Applications import `@z/array`.
+ * @packageDocumentation
+ */
+export { indexerFor } from "./any-selection.js";
+export type { ChunkAccess } from "./chunk-access.js";
+export { ChunkIo, type ChunkIoOptions, isFill, locate, writableChunk } from "./chunk-io.js";
+export { TARGET_CHUNK_BYTES } from "./chunking.js";
+export { DEFAULT_COMPRESSOR, defaultSerializer, toNamedConfig } from "./codec-specs.js";
+export { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
+export { consolidatedDocuments, type V2ConsolidatedEntry } from "./consolidated.js";
+export {
+  type CopiedElements,
+  type CopyElementsOptions,
+  copyArrayElements,
+  sameStoredLayout,
+} from "./copy-elements.js";
+export { buildArrayMetadata, resolveDtype } from "./create-metadata.js";
+export { dataTypeOfContainer, optionsLike } from "./creation.js";
+export { isDataTypeNamed } from "./data-type-check.js";
+export { createExclusive, isNodeDocument } from "./exclusive-create.js";
+export type { GroupState } from "./group.js";
+export { formatChunkGrid, formatCodec, formatRows, formatShape, infoRows } from "./info.js";
+export { withKeyLock, writeEpoch } from "./key-lock.js";
+export { LruCache } from "./lru.js";
+export {
+  arrayMetadataDocuments,
+  groupMetadataDocuments,
+  nodeMetadataDocuments,
+  parseV2Node,
+  parseV3Node,
+  type ReadMetadataOptions,
+  readJson,
+  readNodeMetadata,
+  sortKeysDeep,
+  writeDocuments,
+  writeManyDocuments,
+  zarrayDocument,
+} from "./metadata-io.js";
+export { nodeFromMetadata } from "./nodes.js";
+export {
+  type KeyUpdate,
+  replaceKey,
+  type UpdateKeyOptions,
+  updateKey,
+} from "./read-modify-write.js";
+export { checkNewShape, shrinkChunks } from "./resize.js";
+export { MAX_SELECTION_ELEMENTS, readSelection, writeSelection } from "./selection-io.js";
+export { ShardedAccess, type ShardedAccessOptions } from "./sharded-access.js";
+export { type ShardingConfig, shardingOf } from "./sharding-config.js";
+export { enterStore, storeKind } from "./store-logging.js";
+export { arraySummary, chunksSummary, groupTitle } from "./tree.js";
+export { resolveValue, sameShape } from "./values.js";
