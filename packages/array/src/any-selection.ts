@@ -3,6 +3,7 @@ import {
   type BasicSelection,
   type BlockItem,
   blockIndexer,
+  type ChunkLayout,
   CoordinateIndexer,
   type CoordinateSelection,
   type Indexer,
@@ -10,7 +11,7 @@ import {
   OrthogonalIndexer,
   type OrthogonalItem,
 } from "@z/indexing";
-import { type ChunkLayout, isAxisMask, isIndexArray } from "@z/indexing/internal";
+import { isAxisMask, isIndexArray } from "@z/indexing/internal";
 import type { ArrayMetadata } from "@z/metadata";
 
 /** A selection of any mode: tagged explicitly, or plain items interpreted like zarr-python's `arr[...]`. */

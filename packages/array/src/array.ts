@@ -77,11 +77,19 @@ export class ZarrArray<C extends Container = Container> {
   get metadata(): ArrayMetadata {
     return this.state.metadata;
   }
-  /** Chunk reading and writing for this array. */
+  /**
+   * Chunk reading and writing for this array, for the other `@z` packages (its type is in
+   * `@z/array/internal`).
+   * @internal
+   */
   get io(): ChunkIo {
     return this.state.io;
   }
-  /** How selections reach chunks (the chunk I/O itself for unsharded arrays). */
+  /**
+   * How selections reach chunks (the chunk I/O itself for unsharded arrays), for the other `@z`
+   * packages (its type is in `@z/array/internal`).
+   * @internal
+   */
   get access(): ChunkAccess {
     return this.state.access;
   }

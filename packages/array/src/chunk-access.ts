@@ -1,5 +1,5 @@
 import type { ChunkDecodePool } from "@z/codecs";
-import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing/internal";
+import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import type { Chunk } from "@z/metadata";
 
 /** Progress of a read or write: chunks done out of chunks touched. */

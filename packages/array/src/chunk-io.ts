@@ -1,5 +1,5 @@
 import { type ChunkDecodePool, CodecError, CodecPipeline } from "@z/codecs";
-import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing/internal";
+import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
   type Chunk,

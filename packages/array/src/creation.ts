@@ -185,7 +185,10 @@ function definedOnly<T extends object>(options: T): Partial<T> {
   ) as Partial<T>;
 }
 
-/** An array of zeros with the shape, data type, chunks and codecs of `source` (see {@link optionsLike}). */
+/**
+ * An array of zeros with the layout of `source`: shape, data type, chunks (and shards), codecs,
+ * fill value, dimension names and chunk key encoding; `options` overrides any of them.
+ */
 export function zerosLike(
   store: StoreLike,
   source: ArraySource,
@@ -253,11 +256,11 @@ function toNdValue(data: Exclude<ArrayData, ZarrArray>): {
 
 /**
  * Creates an array from data and writes it. From a {@link ZarrArray}: the layout, fill value and
- * attributes are taken from it (see {@link optionsLike}; `options` overrides any of them) and the
+ * attributes are taken from it (`options` overrides any of them) and the
  * elements are copied chunk by chunk, a bounded number at a time, so memory stays bounded;
  * when the layout is unchanged the stored chunks are copied as bytes, without decoding. From
  * in-memory data: the shape is the data's, the data type is `options.dtype` or the one the
- * container implies (see {@link dataTypeOfContainer}).
+ * container implies.
  *
  * ```ts
  * const copy = await fromArray(otherStore, source, { path: "copy", compressors: [{ name: "gzip" }] });

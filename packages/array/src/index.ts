@@ -15,6 +15,7 @@ export {
   ConsolidatedMetadata,
   type ConsolidateOptions,
   consolidateMetadata,
+  type V2ConsolidatedEntry,
 } from "./consolidated.js";
 export type { ContainerByName, ContainerOf } from "./container-types.js";
 export {
@@ -47,7 +48,7 @@ export {
 } from "./creation.js";
 export { DataTypeMismatchError } from "./data-type-check.js";
 export { ContainsArrayError, ContainsGroupError, NodeError, ValueShapeError } from "./errors.js";
-export { Group, type ListOptions } from "./group.js";
+export { Group, type GroupState, type ListOptions } from "./group.js";
 export { type ArrayInfo, arrayInfo } from "./info.js";
 export type { NodeMetadata } from "./metadata-io.js";
 export { type OpenArrayOptions, type OpenOptions, open, openArray, openGroup } from "./nodes.js";

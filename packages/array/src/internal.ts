@@ -1,6 +1,7 @@
 /**
- * Internals of `@z/array` shared with the other `@z` packages: chunk I/O and sharded access, metadata documents, info and tree formatting, creation steps, locks and concurrency. Not part of the
- * public API: names here change without a major version. Applications import `@z/array`.
+ * Internals of `@z/array` shared with the other `@z` packages: chunk I/O and sharded access,
+ * metadata documents, info and tree formatting, creation steps, locks and concurrency. Not part of
+ * the public API: names here change without a major version. Applications import `@z/array`.
  * @packageDocumentation
  */
 export { indexerFor } from "./any-selection.js";
@@ -9,7 +10,7 @@ export { ChunkIo, type ChunkIoOptions, isFill, locate, writableChunk } from "./c
 export { TARGET_CHUNK_BYTES } from "./chunking.js";
 export { DEFAULT_COMPRESSOR, defaultSerializer, toNamedConfig } from "./codec-specs.js";
 export { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-export { consolidatedDocuments, type V2ConsolidatedEntry } from "./consolidated.js";
+export { consolidatedDocuments } from "./consolidated.js";
 export {
   type CopiedElements,
   type CopyElementsOptions,
@@ -20,7 +21,6 @@ export { buildArrayMetadata, resolveDtype } from "./create-metadata.js";
 export { dataTypeOfContainer, optionsLike } from "./creation.js";
 export { isDataTypeNamed } from "./data-type-check.js";
 export { createExclusive, isNodeDocument } from "./exclusive-create.js";
-export type { GroupState } from "./group.js";
 export { formatChunkGrid, formatCodec, formatRows, formatShape, infoRows } from "./info.js";
 export { withKeyLock, writeEpoch } from "./key-lock.js";
 export { LruCache } from "./lru.js";

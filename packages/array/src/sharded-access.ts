@@ -1,6 +1,6 @@
+import type { ShardIndex } from "@z/codecs";
 import { DecodeError, ShardingCodec } from "@z/codecs";
-import type { ShardIndex } from "@z/codecs/internal";
-import type { ChunkPart, WriteSource } from "@z/indexing/internal";
+import type { ChunkPart, WriteSource } from "@z/indexing";
 import type { Chunk, ChunkAxis } from "@z/metadata";
 import { CoalescingStore, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";

@@ -1,4 +1,4 @@
-import type { WriteSource } from "@z/indexing/internal";
+import type { WriteSource } from "@z/indexing";
 import { type Container, type DataType, isTypedArray, ValueTypeError } from "@z/metadata";
 import { cOrderStrides, product } from "@z/metadata/internal";
 import { ValueShapeError } from "./errors.js";

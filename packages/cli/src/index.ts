@@ -14,5 +14,6 @@ export type { WriteCounts } from "./copy/counting-store.js";
 export type { CopyChanges } from "./copy/plan.js";
 export { UsageError } from "./errors.js";
 export { main } from "./main.js";
+export type { ArrayJson, GroupJson } from "./node-json.js";
 export { bufferedOutput, type Output, processOutput } from "./output.js";
 export { cliVersion } from "./version.js";

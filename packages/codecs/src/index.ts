@@ -64,10 +64,17 @@ export { FixedScaleOffsetCodec } from "./filters/fixed-scale-offset.js";
 export { PackBitsCodec } from "./filters/packbits.js";
 export { QuantizeCodec } from "./filters/quantize.js";
 export { ShuffleCodec } from "./filters/shuffle.js";
-export { CodecPipeline, DEFAULT_MAX_DECODED_BYTES, type PipelineOptions } from "./pipeline.js";
+export type { FilterDtype, NumericKind, NumericType } from "./filters/types.js";
+export {
+  CodecPipeline,
+  DEFAULT_MAX_DECODED_BYTES,
+  type PipelineOptions,
+  type Stage,
+} from "./pipeline.js";
 export { hasCodec, registerCodec, registeredCodecs, resolveCodec } from "./registry.js";
 export { ShardingCodec } from "./sharding/codec.js";
 export type { IndexLocation, ShardingConfiguration } from "./sharding/config.js";
+export { type ShardEntry, ShardIndex } from "./sharding/shard-index.js";
 export type {
   ArrayToArrayCodec,
   ArrayToBytesCodec,

@@ -5,11 +5,12 @@
  */
 export { BasicIndexer } from "./basic-indexer.js";
 export { type BlockItem, blockIndexer } from "./block.js";
+export type { ChunkLayout } from "./chunk-layout.js";
 export { CoordinateIndexer, type CoordinateSelection } from "./coordinate.js";
 export { projectionShape } from "./copy.js";
 export { BoundsError, SelectionError } from "./errors.js";
-export type { IndexArray, Mask } from "./index-arrays.js";
-export type { Indexer } from "./indexer.js";
+export type { AxisMask, IndexArray, Mask } from "./index-arrays.js";
+export type { ChunkPart, Indexer, WriteSource } from "./indexer.js";
 export { OrthogonalIndexer, type OrthogonalItem } from "./orthogonal.js";
 export { type AxisProjection, type ChunkProjection, chunkProjections } from "./projection.js";
 export {

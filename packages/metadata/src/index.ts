@@ -3,7 +3,7 @@
  * grids, chunk key encodings, array and group documents, and the v2 to v3 translation.
  * @packageDocumentation
  */
-export { type ArrayMetadata, parseArrayMetadataV3 } from "./array-metadata.js";
+export { type ArrayMetadata, parseArrayMetadataV3, type V2ArrayDetails } from "./array-metadata.js";
 export { type ChunkAxis, ExplicitChunkAxis, RegularChunkAxis } from "./chunk-axis.js";
 export {
   type ChunkGrid,
@@ -25,6 +25,7 @@ export {
   type Complex,
   Complex64Array,
   Complex128Array,
+  type ComplexAccessors,
   complex64,
   complex128,
 } from "./dtype/complex.js";

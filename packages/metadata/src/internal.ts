@@ -1,25 +1,17 @@
 /**
- * Internals of `@z/metadata` shared with the other `@z` packages: strided copies and byte order, JSON and limit checks, the v2 and v3 document writers, validation of shapes and names, fill value helpers. Not part of the
- * public API: names here change without a major version. Applications import `@z/metadata`.
+ * Internals of `@z/metadata` shared with the other `@z` packages: strided copies and byte order,
+ * JSON and limit checks, the v2 and v3 document writers, validation of shapes and names, fill
+ * value helpers. Not part of the public API: names here change without a major version.
+ * Applications import `@z/metadata`.
  * @packageDocumentation
  */
 export { checkArrayLimits, decodedChunkShape } from "./array-limits.js";
-export {
-  arrayMetadataToV3Json,
-  collectExtraFields,
-  type V2ArrayDetails,
-  withWhere,
-} from "./array-metadata.js";
+export { arrayMetadataToV3Json, collectExtraFields, withWhere } from "./array-metadata.js";
 export { chunkShapeAt } from "./chunk-axis.js";
 export { uniformChunkShape, validateChunkShape } from "./chunk-grid.js";
 export { base64ToBytes, bytesToBase64 } from "./dtype/base64.js";
 export { bytesOf, needsSwap, swapBytesInPlace } from "./dtype/bytes-order.js";
-export {
-  type ComplexAccessors,
-  type ComplexArrayClass,
-  complexParts,
-  isComplex,
-} from "./dtype/complex.js";
+export { type ComplexArrayClass, complexParts, isComplex } from "./dtype/complex.js";
 export { cOrderStrides, fOrderStrides, LITTLE_ENDIAN_HOST, product } from "./dtype/containers.js";
 export { parseDateTimeV2, parseDateTimeV3 } from "./dtype/datetime.js";
 export {

@@ -4,6 +4,9 @@
  * @packageDocumentation
  */
 
+// Registers the local paths, `file:` URLs and zip files on disk as store locations.
+import "./locations-node.js";
+
 export {
   type FsAction,
   FsError,
