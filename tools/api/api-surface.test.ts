@@ -34,3 +34,41 @@ describe("public API", () => {
     expect(stars).toEqual([]);
   });
 });
+
+/** The entries the umbrella `@z/zarr` re-exports in full (the CLI is a program, not a library). */
+const UMBRELLA_PARTS = [
+  "@z/array",
+  "@z/codecs",
+  "@z/dtypes-arrow",
+  "@z/dtypes-vlen",
+  "@z/indexing",
+  "@z/log",
+  "@z/metadata",
+  "@z/store-browser",
+  "@z/store-core",
+  "@z/store-http",
+  "@z/store-memory",
+  "@z/store-zip",
+];
+const NODE_ONLY_PARTS = ["@z/store-fs", "@z/store-zip/node"];
+
+describe("the umbrella @z/zarr", () => {
+  const entries = new Map([...surfaces.values()].flatMap((surface) => Object.entries(surface)));
+  const missing = (umbrella: string, parts: string[]) => {
+    const names = entries.get(umbrella) ?? {};
+    return parts.flatMap((part) =>
+      Object.keys(entries.get(part) ?? {})
+        .filter((name) => !(name in names))
+        .map((name) => `${part}: ${name}`),
+    );
+  };
+
+  it("re-exports the public API of every package", () => {
+    for (const part of UMBRELLA_PARTS) expect(entries.has(part), part).toBe(true);
+    expect(missing("@z/zarr", UMBRELLA_PARTS)).toEqual([]);
+  });
+
+  it("re-exports in Node.js everything of the browser entry and the filesystem stores", () => {
+    expect(missing("@z/zarr (node)", ["@z/zarr", ...NODE_ONLY_PARTS])).toEqual([]);
+  });
+});
