@@ -22,7 +22,7 @@ import {
 } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { Group } from "./group.js";
+import { ZarrGroup } from "./group.js";
 import {
   type NodeMetadata,
   parseV2Node,
@@ -463,7 +463,7 @@ export interface ConsolidateOptions {
 export async function consolidateMetadata(
   store: StoreLike,
   options: ConsolidateOptions = {},
-): Promise<Group> {
+): Promise<ZarrGroup> {
   const s = withStoreLogging(toStore(store));
   const path = normalizePath(options.path);
   if (!isWritable(s)) throw notWritableError(s, `/${path}`, "write consolidated metadata to");
@@ -511,7 +511,7 @@ export async function consolidateMetadata(
     format === 3
       ? { ...root.metadata, consolidatedMetadata: consolidated.toJson() }
       : root.metadata;
-  return new Group(s, path, metadata, { consolidated });
+  return new ZarrGroup(s, path, metadata, { consolidated });
 }
 
 /** Keeps the nodes whose parents, up to the consolidated group, are all groups. */

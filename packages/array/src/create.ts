@@ -22,7 +22,7 @@ import type { ContainerOf } from "./container-types.js";
 import { type ArrayOptions, buildArrayMetadata } from "./create-metadata.js";
 import { ContainsArrayError, ContainsGroupError } from "./errors.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
-import { Group } from "./group.js";
+import { ZarrGroup } from "./group.js";
 import {
   type NodeMetadata,
   nodeMetadataDocuments,
@@ -71,7 +71,7 @@ export interface HierarchyOptions {
 /** What {@link createNodes} wrote. */
 export interface CreatedNodes {
   /** Every node written (the requested ones and the missing parent groups), by path. */
-  nodes: Map<string, ZarrArray | Group>;
+  nodes: Map<string, ZarrArray | ZarrGroup>;
   /** The metadata written, sorted by path. */
   written: [string, NodeMetadata][];
   /** The requested paths. */
@@ -80,7 +80,7 @@ export interface CreatedNodes {
 
 interface Planned {
   node: NodeMetadata;
-  object: ZarrArray | Group;
+  object: ZarrArray | ZarrGroup;
 }
 
 function writable(store: Readable, path: string): Readable & Writable {
@@ -134,7 +134,7 @@ function planNode(store: Readable, path: string, spec: NodeSpec, defaultFormat: 
     attributes: checkAttributes(spec.attributes ?? {}, `/${path} attributes`),
     extraFields: {},
   };
-  return { node: { kind: "group", metadata }, object: new Group(store, path, metadata) };
+  return { node: { kind: "group", metadata }, object: new ZarrGroup(store, path, metadata) };
 }
 
 function mixedFormats(
@@ -226,7 +226,7 @@ export async function createNodes(
     }
   }
 
-  const nodes = new Map<string, ZarrArray | Group>();
+  const nodes = new Map<string, ZarrArray | ZarrGroup>();
   const written: [string, NodeMetadata][] = [];
   for (const path of missing) {
     const metadata: GroupMetadata = {
@@ -235,7 +235,7 @@ export async function createNodes(
       extraFields: {},
     };
     written.push([path, { kind: "group", metadata }]);
-    nodes.set(path, new Group(s, path, metadata));
+    nodes.set(path, new ZarrGroup(s, path, metadata));
   }
   for (const [path, { node, object }] of planned) {
     written.push([path, node]);
@@ -355,7 +355,7 @@ export async function createArray(
 export async function createGroup(
   store: StoreLike | string,
   options: GroupOptions = {},
-): Promise<Group> {
+): Promise<ZarrGroup> {
   checkOptionsObject(options, "createGroup");
   const path = normalizePath(options.path);
   const spec: NodeSpec = {
@@ -364,7 +364,7 @@ export async function createGroup(
     attributes: options.attributes,
   };
   const created = await createNodes(store, [[path, spec]], options);
-  return created.nodes.get(path) as Group;
+  return created.nodes.get(path) as ZarrGroup;
 }
 
 /**
@@ -390,7 +390,7 @@ export async function createHierarchy(
   store: StoreLike | string,
   nodes: Record<string, NodeSpec> | Map<string, NodeSpec>,
   options: HierarchyOptions = {},
-): Promise<Map<string, ZarrArray | Group>> {
+): Promise<Map<string, ZarrArray | ZarrGroup>> {
   const entries = nodes instanceof Map ? [...nodes] : Object.entries(nodes);
   return (await createNodes(store, entries, options)).nodes;
 }

@@ -59,7 +59,7 @@ export interface ListOptions {
  * ```
  * @category Arrays and groups
  */
-export class Group {
+export class ZarrGroup {
   private view: ConsolidatedMetadata | undefined;
   private readonly useConsolidated: boolean;
 
@@ -84,7 +84,7 @@ export class Group {
   get zarrFormat(): 2 | 3 {
     return this.metadata.zarrFormat;
   }
-  /** The user attributes (a snapshot; change them with {@link Group.updateAttributes}). */
+  /** The user attributes (a snapshot; change them with {@link ZarrGroup.updateAttributes}). */
   get attrs(): JsonObject {
     return structuredClone(this.metadata.attributes);
   }
@@ -132,9 +132,9 @@ export class Group {
    * @throws UnsupportedOperationError when the children cannot be listed; the error of a child
    *   whose metadata cannot be read
    */
-  async members(options: ListOptions = {}): Promise<[string, ZarrArray | Group][]> {
+  async members(options: ListOptions = {}): Promise<[string, ZarrArray | ZarrGroup][]> {
     const names = await this.childNames(options);
-    const out: [string, ZarrArray | Group][] = new Array(names.length);
+    const out: [string, ZarrArray | ZarrGroup][] = new Array(names.length);
     await forEachConcurrent(
       names.keys(),
       options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -160,9 +160,9 @@ export class Group {
   }
 
   /** The child groups. */
-  async groups(options: ListOptions = {}): Promise<[string, Group][]> {
+  async groups(options: ListOptions = {}): Promise<[string, ZarrGroup][]> {
     return (await this.members(options)).filter(
-      (entry): entry is [string, Group] => entry[1] instanceof Group,
+      (entry): entry is [string, ZarrGroup] => entry[1] instanceof ZarrGroup,
     );
   }
 
@@ -176,7 +176,7 @@ export class Group {
    * ```
    * @throws NotFoundError when there is no node there
    */
-  async get(name: string, options: { signal?: AbortSignal } = {}): Promise<ZarrArray | Group> {
+  async get(name: string, options: { signal?: AbortSignal } = {}): Promise<ZarrArray | ZarrGroup> {
     const rel = normalizePath(name);
     if (rel === "") return this;
     const path = this.childPath(rel);
@@ -238,7 +238,7 @@ export class Group {
    * const raw = await group.createGroup("raw", { attributes: { source: "station 4" } });
    * ```
    */
-  async createGroup(name: string, options: Omit<GroupOptions, "path"> = {}): Promise<Group> {
+  async createGroup(name: string, options: Omit<GroupOptions, "path"> = {}): Promise<ZarrGroup> {
     const path = this.childPath(normalizePath(name));
     const created = await createNodes(
       this.store,
@@ -246,7 +246,7 @@ export class Group {
       options,
     );
     this.noteCreated(created, options.overwrite);
-    return created.nodes.get(path) as Group;
+    return created.nodes.get(path) as ZarrGroup;
   }
 
   /** Keeps the in-memory consolidated metadata in step with nodes created through this group. */
@@ -287,7 +287,7 @@ export class Group {
   async updateAttributes(
     attributes: JsonObject,
     options: { replace?: boolean; signal?: AbortSignal } = {},
-  ): Promise<Group> {
+  ): Promise<ZarrGroup> {
     if (!isWritable(this.store))
       throw notWritableError(this.store, `/${this.path}`, "update attributes of");
     checkAttributes(attributes, `/${this.path} attributes`);
@@ -307,7 +307,7 @@ export class Group {
       }
     }
     await writeDocuments(this.store, this.path, docs, options.signal);
-    return new Group(this.store, this.path, metadata, {
+    return new ZarrGroup(this.store, this.path, metadata, {
       consolidated: view,
       useConsolidated: this.useConsolidated,
     });
@@ -315,6 +315,18 @@ export class Group {
 
   /** A short human-readable description. */
   toString(): string {
-    return `<Group v${this.zarrFormat} /${this.path}>`;
+    return `<ZarrGroup v${this.zarrFormat} /${this.path}>`;
   }
 }
+
+/**
+ * The former name of {@link ZarrGroup}, kept so existing code keeps working.
+ * @deprecated Use ZarrGroup.
+ * @category Arrays and groups
+ */
+export const Group = ZarrGroup;
+/**
+ * The former name of {@link ZarrGroup}, kept so existing code keeps working.
+ * @deprecated Use ZarrGroup.
+ */
+export type Group = ZarrGroup;

@@ -48,7 +48,7 @@ export {
 } from "./creation.js";
 export { DataTypeMismatchError } from "./data-type-check.js";
 export { ContainsArrayError, ContainsGroupError, NodeError, ValueShapeError } from "./errors.js";
-export { Group, type GroupState, type ListOptions } from "./group.js";
+export { Group, type GroupState, type ListOptions, ZarrGroup } from "./group.js";
 export { type ArrayInfo, arrayInfo } from "./info.js";
 export type { NodeMetadata } from "./metadata-io.js";
 export { type OpenArrayOptions, type OpenOptions, open, openArray, openGroup } from "./nodes.js";

@@ -2,7 +2,7 @@ import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/
 import { ZarrArray } from "./array.js";
 import type { ContainerOf } from "./container-types.js";
 import { DataTypeMismatchError, isDataTypeNamed } from "./data-type-check.js";
-import { Group } from "./group.js";
+import { ZarrGroup } from "./group.js";
 import { type NodeMetadata, readNodeMetadata } from "./metadata-io.js";
 import { logNode, nodeDetails } from "./node-logging.js";
 import { enterStore } from "./store-logging.js";
@@ -33,9 +33,9 @@ export function nodeFromMetadata(
   path: string,
   node: NodeMetadata,
   options: { useConsolidated?: boolean } = {},
-): ZarrArray | Group {
+): ZarrArray | ZarrGroup {
   if (node.kind === "array") return new ZarrArray(store, path, node.metadata);
-  return new Group(store, path, node.metadata, {
+  return new ZarrGroup(store, path, node.metadata, {
     consolidated: node.consolidated,
     useConsolidated: options.useConsolidated,
   });
@@ -57,7 +57,7 @@ export function nodeFromMetadata(
 export async function open(
   store: StoreLike | string,
   options: OpenOptions = {},
-): Promise<ZarrArray | Group> {
+): Promise<ZarrArray | ZarrGroup> {
   const s = await enterStore(store);
   const path = normalizePath(options.path);
   const node = await readNodeMetadata(s, path, options);
@@ -137,6 +137,6 @@ export async function openArray(
 export async function openGroup(
   store: StoreLike | string,
   options: Omit<OpenOptions, "kind"> = {},
-): Promise<Group> {
-  return (await open(store, { ...options, kind: "group" })) as Group;
+): Promise<ZarrGroup> {
+  return (await open(store, { ...options, kind: "group" })) as ZarrGroup;
 }

@@ -8,13 +8,13 @@ import {
   fromArray,
   full,
   fullLike,
-  Group,
   ones,
   onesLike,
   open,
   openArray,
   openGroup,
   type ZarrArray,
+  ZarrGroup,
   zeros,
   zerosLike,
 } from "@z/array";
@@ -261,7 +261,7 @@ describe("createHierarchy", () => {
       { concurrency: 5 },
     );
     expect(nodes.size).toBe(45);
-    expect(nodes.get("group3")).toBeInstanceOf(Group);
+    expect(nodes.get("group3")).toBeInstanceOf(ZarrGroup);
     expect(store.maxInFlight).toBe(5);
     const root = await openGroup(store);
     expect(root.attrs).toEqual({ n: 40 });
@@ -328,7 +328,7 @@ describe("createHierarchy", () => {
     );
     expect([...nodes.keys()].sort()).toEqual(["a", "a/x", "a/x/y"]);
     expect(map.has("a/x/c/0")).toBe(false);
-    expect(await open(map, { path: "a/x" })).toBeInstanceOf(Group);
+    expect(await open(map, { path: "a/x" })).toBeInstanceOf(ZarrGroup);
   });
 
   it("fails on a store that cannot be written before reading anything, and on a read-only one", async () => {

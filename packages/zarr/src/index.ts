@@ -73,6 +73,7 @@ export {
   ValueShapeError,
   withStoreLogging,
   ZarrArray,
+  ZarrGroup,
   zeros,
   zerosLike,
 } from "@z/array";

@@ -491,6 +491,7 @@ export {
   ZARR_ERROR_BRAND,
   ZarrArray,
   type ZarrFormat,
+  ZarrGroup,
   type ZipCreateOptions,
   type ZipEntry,
   ZipError,

@@ -4,13 +4,13 @@ import {
   type BytesToBytesCodec,
   CodecConfigError,
   type CodecPipeline,
-  type Group,
   type JsonObject,
   type JsonValue,
   type NodeSpec,
   parseJson,
   ShardingCodec,
   ZarrArray,
+  type ZarrGroup,
 } from "@z/zarr";
 import {
   arrayMetadataDocuments,
@@ -186,7 +186,7 @@ export async function planArray(source: ZarrArray, changes: CopyChanges): Promis
   }
 }
 
-async function holdsConsolidated(group: Group): Promise<boolean> {
+async function holdsConsolidated(group: ZarrGroup): Promise<boolean> {
   const own = await readNodeMetadata(group.store, group.path, { zarrFormat: group.zarrFormat });
   return own?.kind === "group" && own.consolidated !== undefined;
 }
@@ -197,9 +197,12 @@ async function holdsConsolidated(group: Group): Promise<boolean> {
  * one stops the copy before anything is written.
  * @throws CopyOptionError naming the option and the node
  */
-export async function planCopy(root: ZarrArray | Group, changes: CopyChanges): Promise<CopyPlan> {
+export async function planCopy(
+  root: ZarrArray | ZarrGroup,
+  changes: CopyChanges,
+): Promise<CopyPlan> {
   const plan: CopyPlan = { nodes: new Map(), arrays: [], consolidated: [] };
-  const visit = async (node: ZarrArray | Group): Promise<void> => {
+  const visit = async (node: ZarrArray | ZarrGroup): Promise<void> => {
     if (node instanceof ZarrArray) {
       const options = await planArray(node, changes);
       plan.nodes.set(node.path, { kind: "array", ...options });

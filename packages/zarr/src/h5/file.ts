@@ -4,7 +4,7 @@ import {
   createGroup,
   type NodeMetadata,
   type ZarrArray,
-  Group as ZarrGroup,
+  ZarrGroup,
 } from "@z/array";
 import {
   consolidatedDocuments,

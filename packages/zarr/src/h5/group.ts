@@ -9,7 +9,7 @@ import {
   guessChunks,
   type NdValue,
   ZarrArray,
-  type Group as ZarrGroup,
+  type ZarrGroup,
 } from "@z/array";
 import {
   arrayMetadataDocuments,
