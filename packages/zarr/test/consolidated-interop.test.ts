@@ -4,12 +4,12 @@ import {
   consolidateMetadata,
   createHierarchy,
   FsStore,
-  ZarrGroup,
   LoggingStore,
   openArray,
   openGroup,
   slice,
   ZarrArray,
+  ZarrGroup,
 } from "@z/zarr";
 import { afterEach, describe, expect, it } from "vitest";
 import * as zarrita from "zarrita";

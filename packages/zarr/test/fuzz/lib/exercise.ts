@@ -1,4 +1,4 @@
-import { ZarrGroup, MemoryStore, open, type StoreLike, slice, ZarrArray } from "@z/zarr";
+import { MemoryStore, open, type StoreLike, slice, ZarrArray, ZarrGroup } from "@z/zarr";
 import { InvariantError } from "./harness.js";
 
 /**
