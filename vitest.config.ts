@@ -12,6 +12,7 @@ export default defineConfig({
       "packages/*/test/**/*.test.ts",
       "bench/test/**/*.test.ts",
       "examples/test/**/*.test.ts",
+      "tools/api/**/*.test.ts",
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -10,7 +10,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createArray, withKeyLock, type ZarrArray } from "@z/array";
+import { createArray, type ZarrArray } from "@z/array";
+import { withKeyLock } from "@z/array/internal";
 import { slice } from "@z/indexing";
 import type { Readable, Writable } from "@z/store-core";
 import { FsStore } from "@z/store-fs";

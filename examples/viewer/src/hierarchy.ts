@@ -1,4 +1,4 @@
-import { Group, ZarrArray } from "@z/zarr";
+import { ZarrArray, ZarrGroup } from "@z/zarr";
 import { type Multiscale, multiscalesOf } from "./ome.js";
 
 /** One node of the hierarchy as the tree panel shows it. */
@@ -6,7 +6,7 @@ export interface TreeNode {
   /** The node's path below the opened root (`""` for the root). */
   path: string;
   /** The opened array or group. */
-  node: ZarrArray | Group;
+  node: ZarrArray | ZarrGroup;
   /** A group's multiscale images (OME-Zarr). */
   multiscales: Multiscale[];
   /** A group's children, in name order. */
@@ -25,7 +25,7 @@ const MAX_CHILDREN = 500;
  * OME-Zarr image names its levels, so those are opened directly.
  */
 export async function walkHierarchy(
-  node: ZarrArray | Group,
+  node: ZarrArray | ZarrGroup,
   path = "",
   depth = 0,
 ): Promise<TreeNode> {
@@ -36,7 +36,7 @@ export async function walkHierarchy(
     tree.note = "deeper levels not shown";
     return tree;
   }
-  let members: [string, ZarrArray | Group][];
+  let members: [string, ZarrArray | ZarrGroup][];
   try {
     members = await node.members();
   } catch (error) {
@@ -59,6 +59,6 @@ export async function walkHierarchy(
 }
 
 /** Whether a node is a group (the tree panel draws groups and arrays differently). */
-export function isGroup(node: ZarrArray | Group): node is Group {
-  return node instanceof Group;
+export function isGroup(node: ZarrArray | ZarrGroup): node is ZarrGroup {
+  return node instanceof ZarrGroup;
 }

@@ -7,12 +7,11 @@ import {
   CoordinateIndexer,
   type CoordinateSelection,
   type Indexer,
-  isAxisMask,
-  isIndexArray,
   type Mask,
   OrthogonalIndexer,
   type OrthogonalItem,
 } from "@z/indexing";
+import { isAxisMask, isIndexArray } from "@z/indexing/internal";
 import type { ArrayMetadata } from "@z/metadata";
 
 /** A selection of any mode: tagged explicitly, or plain items interpreted like zarr-python's `arr[...]`. */

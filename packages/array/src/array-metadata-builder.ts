@@ -1,11 +1,6 @@
 import {
   type ArrayMetadata,
-  arrayMetadataToV2Json,
-  arrayMetadataToV3Json,
   type ChunkKeyEncoding,
-  checkArrayLimits,
-  checkAttributes,
-  codecsToV2Layout,
   type DataType,
   DefaultChunkKeyEncoding,
   type Endian,
@@ -14,18 +9,25 @@ import {
   type JsonValue,
   MetadataError,
   type NamedConfig,
-  namedConfigToJson,
   parseArrayMetadataV2,
   parseArrayMetadataV3,
   resolveDataTypeV2,
   resolveDataTypeV3,
   UnknownDataTypeError,
-  uniformChunkShape,
   V2ChunkKeyEncoding,
+} from "@z/metadata";
+import {
+  arrayMetadataToV2Json,
+  arrayMetadataToV3Json,
+  checkArrayLimits,
+  checkAttributes,
+  codecsToV2Layout,
+  namedConfigToJson,
+  uniformChunkShape,
   v2Codecs,
   validateDimensionNames,
   validateShape,
-} from "@z/metadata";
+} from "@z/metadata/internal";
 import { isZarrError } from "@z/store-core";
 import { type ChunksOption, chunkGridOption, shardGridOption } from "./chunk-grid-option.js";
 import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer } from "./codec-specs.js";

@@ -11,17 +11,10 @@ import {
   type OrthogonalItem,
   slice,
 } from "@z/indexing";
-import {
-  type ArrayMetadata,
-  type Chunk,
-  type Container,
-  checkAttributes,
-  type DataType,
-  formatValue,
-  type JsonObject,
-  product,
-} from "@z/metadata";
-import { isWritable, joinKey, notWritableError, type Readable, type Writable } from "@z/store-core";
+import type { ArrayMetadata, Chunk, Container, DataType, JsonObject } from "@z/metadata";
+import { checkAttributes, formatValue, product } from "@z/metadata/internal";
+import { isWritable, joinKey, type Readable, type Writable } from "@z/store-core";
+import { notWritableError } from "@z/store-core/internal";
 import { type AnySelection, indexerFor } from "./any-selection.js";
 import type { ChunkAccess } from "./chunk-access.js";
 import { ChunkIo } from "./chunk-io.js";
@@ -78,11 +71,19 @@ export class ZarrArray<C extends Container = Container> {
   get metadata(): ArrayMetadata {
     return this.state.metadata;
   }
-  /** Chunk reading and writing for this array. */
+  /**
+   * Chunk reading and writing for this array, for the other `@z` packages (its type is in
+   * `@z/array/internal`).
+   * @internal
+   */
   get io(): ChunkIo {
     return this.state.io;
   }
-  /** How selections reach chunks (the chunk I/O itself for unsharded arrays). */
+  /**
+   * How selections reach chunks (the chunk I/O itself for unsharded arrays), for the other `@z`
+   * packages (its type is in `@z/array/internal`).
+   * @internal
+   */
   get access(): ChunkAccess {
     return this.state.access;
   }

@@ -1,14 +1,14 @@
-import { type ChunkDecodePool, CodecError, CodecPipeline, writableChunk } from "@z/codecs";
+import { type ChunkDecodePool, CodecError, CodecPipeline } from "@z/codecs";
+import { writableChunk } from "@z/codecs/internal";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
   type Chunk,
   type ChunkGrid,
   ChunkGridError,
-  cOrderStrides,
-  product,
   V2ChunkKeyEncoding,
 } from "@z/metadata";
+import { cOrderStrides, product } from "@z/metadata/internal";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";

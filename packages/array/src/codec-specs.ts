@@ -1,4 +1,5 @@
-import { type DataType, type JsonObject, type NamedConfig, NUMCODECS_PREFIX } from "@z/metadata";
+import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
+import { NUMCODECS_PREFIX } from "@z/metadata/internal";
 
 /**
  * A codec as users may write it: a v3 name (`"gzip"`), a v3 entry

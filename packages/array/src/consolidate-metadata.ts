@@ -1,25 +1,20 @@
-import {
-  isJsonObject,
-  type JsonObject,
-  type JsonValue,
-  METADATA_KEYS,
-  MetadataError,
-} from "@z/metadata";
+import { type JsonObject, type JsonValue, MetadataError } from "@z/metadata";
+import { isJsonObject, METADATA_KEYS } from "@z/metadata/internal";
 import {
   isListable,
   isWritable,
   joinKey,
   NotFoundError,
   normalizePath,
-  notWritableError,
   prefixOf,
   type StoreLike,
   toStore,
   UnsupportedOperationError,
 } from "@z/store-core";
+import { notWritableError } from "@z/store-core/internal";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { ConsolidatedMetadata, consolidatedDocuments } from "./consolidated-model.js";
-import { Group } from "./group.js";
+import { ZarrGroup } from "./group.js";
 import { readJson, readNodeMetadata } from "./metadata-io.js";
 import { withStoreLogging } from "./store-logging.js";
 
@@ -64,7 +59,7 @@ export interface ConsolidateOptions {
 export async function consolidateMetadata(
   store: StoreLike,
   options: ConsolidateOptions = {},
-): Promise<Group> {
+): Promise<ZarrGroup> {
   const s = withStoreLogging(toStore(store));
   const path = normalizePath(options.path);
   if (!isWritable(s)) throw notWritableError(s, `/${path}`, "write consolidated metadata to");
@@ -112,7 +107,7 @@ export async function consolidateMetadata(
     format === 3
       ? { ...root.metadata, consolidatedMetadata: consolidated.toJson() }
       : root.metadata;
-  return new Group(s, path, metadata, { consolidated });
+  return new ZarrGroup(s, path, metadata, { consolidated });
 }
 
 /** Keeps the nodes whose parents, up to the consolidated group, are all groups. */

@@ -1,15 +1,12 @@
+import { type GroupMetadata, type JsonObject, type JsonValue, MetadataError } from "@z/metadata";
 import {
   arrayMetadataToV3Json,
   encodeJson,
   formatValue,
-  type GroupMetadata,
   groupMetadataToV3Json,
   isJsonObject,
-  type JsonObject,
-  type JsonValue,
   METADATA_KEYS,
-  MetadataError,
-} from "@z/metadata";
+} from "@z/metadata/internal";
 import { InvalidKeyError, joinKey, normalizePath, validateKey } from "@z/store-core";
 import {
   type NodeMetadata,

@@ -6,7 +6,7 @@ import type { Progress } from "./chunk-access.js";
 import { consolidateMetadata } from "./consolidate-metadata.js";
 import { type CopiedElements, copyArrayElements } from "./copy-elements.js";
 import { ContainsArrayError, ContainsGroupError } from "./errors.js";
-import type { Group } from "./group.js";
+import type { ZarrGroup } from "./group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import { optionsLike } from "./options-like.js";
 import { enterStore } from "./store-logging.js";
@@ -29,7 +29,7 @@ export interface CopyNodeOptions {
    */
   arrayOptions?: (source: ZarrArray, zarrFormat: 2 | 3) => ArrayOptions | Promise<ArrayOptions>;
   /** The attributes of each node's copy (default: the source's). */
-  attributes?: (source: ZarrArray | Group) => JsonObject;
+  attributes?: (source: ZarrArray | ZarrGroup) => JsonObject;
   /**
    * How many levels of members to copy below a group (default all). `1` copies its direct
    * members, with subgroups empty (h5py's `shallow`).
@@ -71,7 +71,7 @@ export interface CopiedNodes {
 export class NodeCopyPlan {
   constructor(
     /** The node copied. */
-    readonly source: ZarrArray | Group,
+    readonly source: ZarrArray | ZarrGroup,
     /** Where its copy goes. */
     readonly path: string,
   ) {}
@@ -132,14 +132,14 @@ async function arrayInput(
  * @throws what `arrayOptions` throws; the read errors of the source
  */
 export async function planNodeCopy(
-  root: ZarrArray | Group,
+  root: ZarrArray | ZarrGroup,
   options: CopyNodeOptions = {},
 ): Promise<NodeCopyPlan> {
   const destinationRoot = options.path === undefined ? root.path : normalizePath(options.path);
   const plan = new NodeCopyPlan(root, destinationRoot);
   const maxDepth = options.depth ?? Number.POSITIVE_INFINITY;
-  const attributesOf = options.attributes ?? ((node: ZarrArray | Group) => node.attrs);
-  const visit = async (node: ZarrArray | Group, depth: number): Promise<void> => {
+  const attributesOf = options.attributes ?? ((node: ZarrArray | ZarrGroup) => node.attrs);
+  const visit = async (node: ZarrArray | ZarrGroup, depth: number): Promise<void> => {
     const path = destinationOf(node.path, root.path, destinationRoot);
     const format = options.zarrFormat ?? node.zarrFormat;
     const attributes = attributesOf(node);
@@ -191,7 +191,7 @@ export async function planNodeCopy(
  *   both sides
  */
 export async function copyNode(
-  source: ZarrArray | Group | NodeCopyPlan,
+  source: ZarrArray | ZarrGroup | NodeCopyPlan,
   destination: StoreLike | string,
   options: CopyNodeOptions = {},
 ): Promise<CopiedNodes> {

@@ -3,7 +3,7 @@ import { normalizePath, type StoreLike } from "@z/store-core";
 import type { ZarrArray } from "./array.js";
 import type { ArrayOptions } from "./array-metadata-builder.js";
 import type { ContainerOf } from "./container-types.js";
-import { type Group, nodeFromMetadata } from "./group.js";
+import { nodeFromMetadata, type ZarrGroup } from "./group.js";
 import type { NodeMetadata } from "./node-documents.js";
 import { checkOptionsObject } from "./option-checks.js";
 import { enterStore } from "./store-logging.js";
@@ -33,7 +33,7 @@ export interface GroupOptions extends CreateNodeOptions {
 /** What {@link createNodes} wrote. */
 export interface CreatedNodes {
   /** Every node written (the requested ones and the missing parent groups), by path. */
-  nodes: Map<string, ZarrArray | Group>;
+  nodes: Map<string, ZarrArray | ZarrGroup>;
   /** The metadata written, sorted by path. */
   written: [string, NodeMetadata][];
   /** The requested paths. */
@@ -51,7 +51,7 @@ export async function createNodes(
 ): Promise<CreatedNodes> {
   const s = await enterStore(store);
   const { written, requested, arrays } = await writeNodes(s, specs, options);
-  const nodes = new Map<string, ZarrArray | Group>();
+  const nodes = new Map<string, ZarrArray | ZarrGroup>();
   for (const [path, node] of written)
     nodes.set(path, arrays.get(path) ?? nodeFromMetadata(s, path, node));
   return { nodes, written, requested };
@@ -101,7 +101,7 @@ export async function createArray(
 export async function createGroup(
   store: StoreLike | string,
   options: GroupOptions = {},
-): Promise<Group> {
+): Promise<ZarrGroup> {
   checkOptionsObject(options, "createGroup");
   const path = normalizePath(options.path);
   const spec: NodeSpec = {
@@ -110,7 +110,7 @@ export async function createGroup(
     attributes: options.attributes,
   };
   const created = await createNodes(store, [[path, spec]], options);
-  return created.nodes.get(path) as Group;
+  return created.nodes.get(path) as ZarrGroup;
 }
 
 /**
@@ -136,7 +136,7 @@ export async function createHierarchy(
   store: StoreLike | string,
   nodes: Record<string, NodeSpec> | Map<string, NodeSpec>,
   options: HierarchyOptions = {},
-): Promise<Map<string, ZarrArray | Group>> {
+): Promise<Map<string, ZarrArray | ZarrGroup>> {
   const entries = nodes instanceof Map ? [...nodes] : Object.entries(nodes);
   return (await createNodes(store, entries, options)).nodes;
 }

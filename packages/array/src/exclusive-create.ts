@@ -1,4 +1,5 @@
-import { ConflictError, hasConditionalWrites, type Readable, type Writable } from "@z/store-core";
+import { ConflictError, type Readable, type Writable } from "@z/store-core";
+import { hasConditionalWrites } from "@z/store-core/internal";
 import { withKeyLock } from "./key-lock.js";
 
 /** The metadata documents whose presence makes a node: writing one first claims the path. */

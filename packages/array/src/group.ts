@@ -1,4 +1,5 @@
-import { checkAttributes, formatValue, type GroupMetadata, type JsonObject } from "@z/metadata";
+import type { GroupMetadata, JsonObject } from "@z/metadata";
+import { checkAttributes, formatValue } from "@z/metadata/internal";
 import {
   isListable,
   isWritable,
@@ -6,12 +7,12 @@ import {
   type Listable,
   NotFoundError,
   normalizePath,
-  notWritableError,
   prefixOf,
   type Readable,
   UnsupportedOperationError,
   type Writable,
 } from "@z/store-core";
+import { notWritableError } from "@z/store-core/internal";
 import { ZarrArray } from "./array.js";
 import type { ArrayOptions } from "./array-metadata-builder.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
@@ -61,7 +62,7 @@ export interface ListOptions {
  * ```
  * @category Arrays and groups
  */
-export class Group {
+export class ZarrGroup {
   private view: ConsolidatedMetadata | undefined;
   private readonly useConsolidated: boolean;
 
@@ -86,7 +87,7 @@ export class Group {
   get zarrFormat(): 2 | 3 {
     return this.metadata.zarrFormat;
   }
-  /** The user attributes (a snapshot; change them with {@link Group.updateAttributes}). */
+  /** The user attributes (a snapshot; change them with {@link ZarrGroup.updateAttributes}). */
   get attrs(): JsonObject {
     return structuredClone(this.metadata.attributes);
   }
@@ -134,9 +135,9 @@ export class Group {
    * @throws UnsupportedOperationError when the children cannot be listed; the error of a child
    *   whose metadata cannot be read
    */
-  async members(options: ListOptions = {}): Promise<[string, ZarrArray | Group][]> {
+  async members(options: ListOptions = {}): Promise<[string, ZarrArray | ZarrGroup][]> {
     const names = await this.childNames(options);
-    const out: [string, ZarrArray | Group][] = new Array(names.length);
+    const out: [string, ZarrArray | ZarrGroup][] = new Array(names.length);
     await forEachConcurrent(
       names.keys(),
       options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -162,9 +163,9 @@ export class Group {
   }
 
   /** The child groups. */
-  async groups(options: ListOptions = {}): Promise<[string, Group][]> {
+  async groups(options: ListOptions = {}): Promise<[string, ZarrGroup][]> {
     return (await this.members(options)).filter(
-      (entry): entry is [string, Group] => entry[1] instanceof Group,
+      (entry): entry is [string, ZarrGroup] => entry[1] instanceof ZarrGroup,
     );
   }
 
@@ -178,7 +179,7 @@ export class Group {
    * ```
    * @throws NotFoundError when there is no node there
    */
-  async get(name: string, options: { signal?: AbortSignal } = {}): Promise<ZarrArray | Group> {
+  async get(name: string, options: { signal?: AbortSignal } = {}): Promise<ZarrArray | ZarrGroup> {
     const rel = normalizePath(name);
     if (rel === "") return this;
     const path = this.childPath(rel);
@@ -238,14 +239,14 @@ export class Group {
    * const raw = await group.createGroup("raw", { attributes: { source: "station 4" } });
    * ```
    */
-  async createGroup(name: string, options: Omit<GroupOptions, "path"> = {}): Promise<Group> {
+  async createGroup(name: string, options: Omit<GroupOptions, "path"> = {}): Promise<ZarrGroup> {
     const path = this.childPath(normalizePath(name));
     const spec: NodeSpec = {
       kind: "group",
       zarrFormat: options.zarrFormat ?? this.zarrFormat,
       attributes: options.attributes,
     };
-    return (await this.createChild(path, spec, options)) as Group;
+    return (await this.createChild(path, spec, options)) as ZarrGroup;
   }
 
   /**
@@ -256,7 +257,7 @@ export class Group {
     path: string,
     spec: NodeSpec,
     options: { overwrite?: boolean; signal?: AbortSignal },
-  ): Promise<ZarrArray | Group> {
+  ): Promise<ZarrArray | ZarrGroup> {
     const created = await writeNodes(this.store, [[path, spec]], options);
     this.noteCreated(created, options.overwrite);
     const node = created.written.find(([p]) => p === path)?.[1] as NodeMetadata;
@@ -298,7 +299,7 @@ export class Group {
   async updateAttributes(
     attributes: JsonObject,
     options: { replace?: boolean; signal?: AbortSignal } = {},
-  ): Promise<Group> {
+  ): Promise<ZarrGroup> {
     if (!isWritable(this.store))
       throw notWritableError(this.store, `/${this.path}`, "update attributes of");
     checkAttributes(attributes, `/${this.path} attributes`);
@@ -323,7 +324,7 @@ export class Group {
     }
     await writeDocuments(this.store, "", docs, options.signal);
     if (view && !view.isRoot) view = await this.updateHolder(view, metadata, options.signal);
-    return new Group(this.store, this.path, metadata, {
+    return new ZarrGroup(this.store, this.path, metadata, {
       consolidated: view,
       useConsolidated: this.useConsolidated,
     });
@@ -354,7 +355,7 @@ export class Group {
 
   /** A short human-readable description. */
   toString(): string {
-    return `<Group v${this.zarrFormat} /${this.path}>`;
+    return `<ZarrGroup v${this.zarrFormat} /${this.path}>`;
   }
 }
 
@@ -364,10 +365,22 @@ export function nodeFromMetadata(
   path: string,
   node: NodeMetadata,
   options: { useConsolidated?: boolean } = {},
-): ZarrArray | Group {
+): ZarrArray | ZarrGroup {
   if (node.kind === "array") return new ZarrArray(store, path, node.metadata);
-  return new Group(store, path, node.metadata, {
+  return new ZarrGroup(store, path, node.metadata, {
     consolidated: node.consolidated,
     useConsolidated: options.useConsolidated,
   });
 }
+
+/**
+ * The former name of {@link ZarrGroup}, kept so existing code keeps working.
+ * @deprecated Use ZarrGroup.
+ * @category Arrays and groups
+ */
+export const Group = ZarrGroup;
+/**
+ * The former name of {@link ZarrGroup}, kept so existing code keeps working.
+ * @deprecated Use ZarrGroup.
+ */
+export type Group = ZarrGroup;

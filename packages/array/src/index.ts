@@ -5,40 +5,55 @@
  * @packageDocumentation
  */
 
-export * from "./any-selection.js";
-export * from "./array.js";
-export * from "./array-metadata-builder.js";
-export * from "./chunk-access.js";
+export type { AnySelection } from "./any-selection.js";
+export { ZarrArray } from "./array.js";
+export type { ArrayOptions } from "./array-metadata-builder.js";
+export type { AccessOptions, Progress } from "./chunk-access.js";
 export type { ChunksOption } from "./chunk-grid-option.js";
-export * from "./chunk-io.js";
-export * from "./chunking.js";
-export * from "./codec-specs.js";
-export * from "./concurrency.js";
-export * from "./consolidate-metadata.js";
-export * from "./consolidated-model.js";
-export * from "./container-types.js";
-export * from "./copy-elements.js";
-export * from "./copy-node.js";
-export * from "./create-nodes.js";
-export * from "./data-type-check.js";
-export * from "./errors.js";
-export * from "./exclusive-create.js";
-export * from "./group.js";
-export * from "./info.js";
-export * from "./key-lock.js";
-export * from "./lru.js";
-export * from "./metadata-io.js";
-export * from "./node-documents.js";
-export * from "./nodes.js";
-export * from "./numpy-style-creation.js";
-export * from "./options-like.js";
-export * from "./read-modify-write.js";
-export * from "./resize.js";
-export * from "./selection-io.js";
-export * from "./sharded-access.js";
-export * from "./sharding-config.js";
-export * from "./store-logging.js";
-export * from "./tree.js";
-export * from "./update-consolidated.js";
-export * from "./values.js";
-export * from "./write-nodes.js";
+export { guessChunks } from "./chunking.js";
+export type { CodecSpec } from "./codec-specs.js";
+export { type ConsolidateOptions, consolidateMetadata } from "./consolidate-metadata.js";
+export { ConsolidatedMetadata, type V2ConsolidatedEntry } from "./consolidated-model.js";
+export type { ContainerByName, ContainerOf } from "./container-types.js";
+export {
+  type CopiedNodes,
+  type CopyNodeOptions,
+  copyNode,
+  type NodeCopyPlan,
+  planNodeCopy,
+} from "./copy-node.js";
+export {
+  type CreatedNodes,
+  type CreateNodeOptions,
+  createArray,
+  createGroup,
+  createHierarchy,
+  createNodes,
+  type GroupOptions,
+} from "./create-nodes.js";
+export { DataTypeMismatchError } from "./data-type-check.js";
+export { ContainsArrayError, ContainsGroupError, NodeError, ValueShapeError } from "./errors.js";
+export { Group, type GroupState, type ListOptions, ZarrGroup } from "./group.js";
+export { type ArrayInfo, arrayInfo } from "./info.js";
+export type { NodeMetadata } from "./node-documents.js";
+export { type OpenArrayOptions, type OpenOptions, open, openArray, openGroup } from "./nodes.js";
+export {
+  type ArrayData,
+  type CreationOptions,
+  empty,
+  emptyLike,
+  type FromArrayOptions,
+  fromArray,
+  full,
+  fullLike,
+  ones,
+  onesLike,
+  zeros,
+  zerosLike,
+} from "./numpy-style-creation.js";
+export type { ArraySource, LikeOptions } from "./options-like.js";
+export type { SelectionOptions } from "./selection-io.js";
+export { withStoreLogging } from "./store-logging.js";
+export { renderTree, type TreeOptions, treeLines } from "./tree.js";
+export type { NdValue, Scalar, SetValue } from "./values.js";
+export type { HierarchyOptions, NodeSpec } from "./write-nodes.js";

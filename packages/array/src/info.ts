@@ -1,4 +1,5 @@
-import { formatValue, type JsonObject, type NamedConfig } from "@z/metadata";
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import type { ZarrArray } from "./array.js";
 import { shardingOf } from "./sharding-config.js";
 

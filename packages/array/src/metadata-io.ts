@@ -1,4 +1,5 @@
-import { type JsonValue, METADATA_KEYS, parseGroupMetadataV2, parseJson } from "@z/metadata";
+import { type JsonValue, parseGroupMetadataV2, parseJson } from "@z/metadata";
+import { METADATA_KEYS } from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { ConsolidatedMetadata } from "./consolidated-model.js";

@@ -1,21 +1,23 @@
 import {
   type ArrayMetadata,
-  arrayMetadataToV2Json,
-  arrayMetadataToV3Json,
-  encodeJson,
-  formatValue,
   type GroupMetadata,
-  groupMetadataToV3Json,
-  isJsonObject,
   type JsonObject,
   type JsonValue,
-  METADATA_KEYS,
   MetadataError,
   parseArrayMetadataV2,
   parseArrayMetadataV3,
   parseGroupMetadataV2,
   parseGroupMetadataV3,
 } from "@z/metadata";
+import {
+  arrayMetadataToV2Json,
+  arrayMetadataToV3Json,
+  encodeJson,
+  formatValue,
+  groupMetadataToV3Json,
+  isJsonObject,
+  METADATA_KEYS,
+} from "@z/metadata/internal";
 import type { ConsolidatedMetadata } from "./consolidated-model.js";
 
 // Node metadata and the documents it is stored as, both ways, without I/O: what the metadata

@@ -2,7 +2,7 @@ import { NotFoundError, normalizePath, type StoreLike } from "@z/store-core";
 import type { ZarrArray } from "./array.js";
 import type { ContainerOf } from "./container-types.js";
 import { DataTypeMismatchError, isDataTypeNamed } from "./data-type-check.js";
-import { type Group, nodeFromMetadata } from "./group.js";
+import { nodeFromMetadata, type ZarrGroup } from "./group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import { logNode, nodeDetails } from "./node-logging.js";
 import { enterStore } from "./store-logging.js";
@@ -43,7 +43,7 @@ export interface OpenOptions {
 export async function open(
   store: StoreLike | string,
   options: OpenOptions = {},
-): Promise<ZarrArray | Group> {
+): Promise<ZarrArray | ZarrGroup> {
   const s = await enterStore(store);
   const path = normalizePath(options.path);
   const node = await readNodeMetadata(s, path, options);
@@ -123,6 +123,6 @@ export async function openArray(
 export async function openGroup(
   store: StoreLike | string,
   options: Omit<OpenOptions, "kind"> = {},
-): Promise<Group> {
-  return (await open(store, { ...options, kind: "group" })) as Group;
+): Promise<ZarrGroup> {
+  return (await open(store, { ...options, kind: "group" })) as ZarrGroup;
 }

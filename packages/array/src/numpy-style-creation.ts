@@ -1,4 +1,5 @@
-import { type Container, type DataType, isTypedArray, MetadataError, product } from "@z/metadata";
+import { type Container, type DataType, isTypedArray, MetadataError } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import { normalizePath, type StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import type { ArrayOptions } from "./array-metadata-builder.js";

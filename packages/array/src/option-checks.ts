@@ -1,11 +1,5 @@
-import {
-  checkJsonValue,
-  type DataType,
-  formatValue,
-  InvalidDataTypeError,
-  MetadataError,
-  type NamedConfig,
-} from "@z/metadata";
+import { type DataType, InvalidDataTypeError, MetadataError, type NamedConfig } from "@z/metadata";
+import { checkJsonValue, formatValue } from "@z/metadata/internal";
 import { type CodecSpec, toNamedConfig } from "./codec-specs.js";
 
 /** A value as a message shows it: bigints as `10n`, since users pass JavaScript values here. */

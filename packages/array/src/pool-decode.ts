@@ -1,9 +1,5 @@
-import {
-  type ChunkDecodePool,
-  type ChunkSpec,
-  defaultDecodePool,
-  isMissingRegistration,
-} from "@z/codecs";
+import type { ChunkDecodePool, ChunkSpec } from "@z/codecs";
+import { defaultDecodePool, isMissingRegistration } from "@z/codecs/internal";
 import type { Chunk, NamedConfig } from "@z/metadata";
 
 /**

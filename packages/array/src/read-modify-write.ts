@@ -1,11 +1,11 @@
 import {
   ConflictError,
-  hasConditionalWrites,
   type Readable,
   TooManyConflictsError,
   throwIfAborted,
   type Writable,
 } from "@z/store-core";
+import { hasConditionalWrites } from "@z/store-core/internal";
 import { withKeyLock } from "./key-lock.js";
 
 /** Options of {@link updateKey} and {@link replaceKey}. */

@@ -1,5 +1,7 @@
-import { type Indexer, layoutChunkShape } from "@z/indexing";
-import { type ArrayMetadata, type Chunk, cOrderStrides, isCContiguous, product } from "@z/metadata";
+import type { Indexer } from "@z/indexing";
+import { layoutChunkShape } from "@z/indexing/internal";
+import type { ArrayMetadata, Chunk } from "@z/metadata";
+import { cOrderStrides, isCContiguous, product } from "@z/metadata/internal";
 import { throwIfAborted } from "@z/store-core";
 import type { AccessOptions, ChunkAccess, Progress } from "./chunk-access.js";
 import { ValueShapeError } from "./errors.js";

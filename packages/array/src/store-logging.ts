@@ -1,5 +1,6 @@
 import { getLogger, type Logger } from "@z/log";
-import { type ByteRange, type Readable, type StoreLike, toStoreAsync } from "@z/store-core";
+import type { ByteRange, Readable, StoreLike } from "@z/store-core";
+import { toStoreAsync } from "@z/store-core/internal";
 
 const storeLog = getLogger("store");
 

@@ -1,6 +1,6 @@
 import { ZarrArray } from "./array.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import type { Group } from "./group.js";
+import type { ZarrGroup } from "./group.js";
 import { formatShape } from "./info.js";
 
 /** Options of {@link renderTree} and {@link treeLines}. */
@@ -30,13 +30,17 @@ export function chunksSummary(array: ZarrArray): string {
 }
 
 /** The first line of a group's tree: `/path (group, v3)`. */
-export function groupTitle(group: Group): string {
+export function groupTitle(group: ZarrGroup): string {
   return `/${group.path} (group, v${group.zarrFormat})`;
 }
 
-type Child = ZarrArray | Group | Error;
+type Child = ZarrArray | ZarrGroup | Error;
 
-async function openChildren(group: Group, names: string[], options: TreeOptions): Promise<Child[]> {
+async function openChildren(
+  group: ZarrGroup,
+  names: string[],
+  options: TreeOptions,
+): Promise<Child[]> {
   const children: Child[] = new Array(names.length);
   await forEachConcurrent(
     names.keys(),
@@ -53,7 +57,7 @@ async function openChildren(group: Group, names: string[], options: TreeOptions)
 }
 
 async function* childLines(
-  group: Group,
+  group: ZarrGroup,
   indent: string,
   depth: number,
   options: TreeOptions,
@@ -90,13 +94,16 @@ async function* childLines(
  * └── temperature (365,) float32 chunks=(365,)
  * ```
  */
-export async function* treeLines(group: Group, options: TreeOptions = {}): AsyncGenerator<string> {
+export async function* treeLines(
+  group: ZarrGroup,
+  options: TreeOptions = {},
+): AsyncGenerator<string> {
   yield groupTitle(group);
   if (options.level === undefined || options.level > 0) yield* childLines(group, "", 1, options);
 }
 
 /** A group's tree as one text (lines joined by `\n`, see {@link treeLines}). */
-export async function renderTree(group: Group, options: TreeOptions = {}): Promise<string> {
+export async function renderTree(group: ZarrGroup, options: TreeOptions = {}): Promise<string> {
   const lines: string[] = [];
   for await (const line of treeLines(group, options)) lines.push(line);
   return lines.join("\n");

@@ -1,4 +1,5 @@
-import { type GroupMetadata, METADATA_KEYS } from "@z/metadata";
+import type { GroupMetadata } from "@z/metadata";
+import { METADATA_KEYS } from "@z/metadata/internal";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import { type ConsolidatedMetadata, consolidatedDocuments } from "./consolidated-model.js";
 import { readJson, readNodeMetadata, writeDocuments } from "./metadata-io.js";

@@ -1,12 +1,6 @@
 import type { WriteSource } from "@z/indexing";
-import {
-  type Container,
-  cOrderStrides,
-  type DataType,
-  isTypedArray,
-  product,
-  ValueTypeError,
-} from "@z/metadata";
+import { type Container, type DataType, isTypedArray, ValueTypeError } from "@z/metadata";
+import { cOrderStrides, product } from "@z/metadata/internal";
 import { ValueShapeError } from "./errors.js";
 
 /** An n-d value to write: `{data, shape, stride?}` (stride defaults to C order). */

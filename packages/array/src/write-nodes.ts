@@ -1,22 +1,20 @@
 import {
   type ArrayMetadata,
-  checkAttributes,
-  formatValue,
   type GroupMetadata,
   type JsonObject,
   MetadataError,
-  validateNodeName,
 } from "@z/metadata";
+import { checkAttributes, formatValue, validateNodeName } from "@z/metadata/internal";
 import {
   isWritable,
   joinKey,
   normalizePath,
-  notWritableError,
   prefixOf,
   type Readable,
   type StoreLike,
   type Writable,
 } from "@z/store-core";
+import { notWritableError } from "@z/store-core/internal";
 import { ZarrArray } from "./array.js";
 import { type ArrayOptions, buildArrayMetadata } from "./array-metadata-builder.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";

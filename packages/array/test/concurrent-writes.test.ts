@@ -4,10 +4,9 @@ import {
   createArray,
   createGroup,
   openArray,
-  updateKey,
-  withKeyLock,
   type ZarrArray,
 } from "@z/array";
+import { updateKey, withKeyLock } from "@z/array/internal";
 import { slice } from "@z/indexing";
 import {
   ConflictError,

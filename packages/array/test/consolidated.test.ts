@@ -5,10 +5,10 @@ import {
   createArray,
   createGroup,
   createHierarchy,
-  Group,
   open,
   openGroup,
   ZarrArray,
+  ZarrGroup,
 } from "@z/array";
 import { MetadataError } from "@z/metadata";
 import {
@@ -207,7 +207,7 @@ describe("consolidated metadata: reading", () => {
       const child = (await g3.get("child_array")) as ZarrArray;
       expect(child.shape).toEqual([10]);
       expect(child.dtype).toBe("int32");
-      expect(await g3.get("child_group")).toBeInstanceOf(Group);
+      expect(await g3.get("child_group")).toBeInstanceOf(ZarrGroup);
 
       const v2 = new Map<string, Uint8Array>([
         [".zmetadata", fixture("v2", "with_array_and_group.json")],
@@ -317,11 +317,13 @@ describe("consolidated metadata: kept up to date", () => {
     const map = await sample(3);
     await consolidateMetadata(map);
     const root = await openGroup(map);
-    const obs = (await root.get("obs")) as Group;
+    const obs = (await root.get("obs")) as ZarrGroup;
     await obs.createGroup("more/levels");
     await root.createArray("top", { shape: [1], dtype: "uint8" });
     const store = logged(map);
-    const watched = new Group(store, obs.path, obs.metadata, { consolidated: obs.consolidated });
+    const watched = new ZarrGroup(store, obs.path, obs.metadata, {
+      consolidated: obs.consolidated,
+    });
     expect(await watched.childNames()).toEqual(["deep", "more", "temp"]);
     expect(await root.childNames()).toEqual(["counts", "obs", "top"]);
     expect(store.requests).toHaveLength(0);

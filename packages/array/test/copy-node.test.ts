@@ -6,13 +6,13 @@ import {
   createArray,
   createGroup,
   createHierarchy,
-  type Group,
   type NodeSpec,
   open,
   openArray,
   openGroup,
   planNodeCopy,
   ZarrArray,
+  type ZarrGroup,
 } from "@z/array";
 import { type JsonObject, MetadataError } from "@z/metadata";
 import { isZarrError } from "@z/store-core";
@@ -32,9 +32,9 @@ interface Snapshot {
 }
 
 /** Reads a hierarchy through the public API, the reference a copy is compared with. */
-async function snapshot(root: ZarrArray | Group): Promise<Snapshot> {
+async function snapshot(root: ZarrArray | ZarrGroup): Promise<Snapshot> {
   const out: Snapshot = {};
-  const visit = async (node: ZarrArray | Group, rel: string): Promise<void> => {
+  const visit = async (node: ZarrArray | ZarrGroup, rel: string): Promise<void> => {
     if (node instanceof ZarrArray) {
       const { data } = await node.get();
       out[rel] = {
@@ -250,7 +250,7 @@ describe("copyNode", () => {
     expect(copied.groups).toEqual(["", "g"]);
     const root = await openGroup(target);
     expect(await root.childNames()).toEqual(["g", "y"]);
-    expect(await ((await root.get("g")) as Group).childNames()).toEqual([]);
+    expect(await ((await root.get("g")) as ZarrGroup).childNames()).toEqual([]);
     expect(((await root.get("y")) as ZarrArray).attrs).toEqual({ keep: 1 });
     expect(root.attrs).toEqual({ top: 1 });
   });
@@ -275,7 +275,7 @@ describe("copyNode", () => {
     const created = await createHierarchy(store, {
       "g/x": { kind: "array", shape: [3], dtype: "int8", fillValue: 7 },
     });
-    const group = created.get("g") as Group;
+    const group = created.get("g") as ZarrGroup;
     const array = created.get("g/x") as ZarrArray;
     await array.set(null, 1);
     const before = new Map(store);

@@ -3,23 +3,22 @@ import {
   ContainsGroupError,
   createArray,
   createHierarchy,
-  dataTypeOfContainer,
   empty,
   emptyLike,
   fromArray,
   full,
   fullLike,
-  Group,
   ones,
   onesLike,
   open,
   openArray,
   openGroup,
-  optionsLike,
   type ZarrArray,
+  ZarrGroup,
   zeros,
   zerosLike,
 } from "@z/array";
+import { dataTypeOfContainer, optionsLike } from "@z/array/internal";
 import { UnknownCodecError } from "@z/codecs";
 import { slice } from "@z/indexing";
 import { BoolArray, MetadataError } from "@z/metadata";
@@ -262,7 +261,7 @@ describe("createHierarchy", () => {
       { concurrency: 5 },
     );
     expect(nodes.size).toBe(45);
-    expect(nodes.get("group3")).toBeInstanceOf(Group);
+    expect(nodes.get("group3")).toBeInstanceOf(ZarrGroup);
     expect(store.maxInFlight).toBe(5);
     const root = await openGroup(store);
     expect(root.attrs).toEqual({ n: 40 });
@@ -329,7 +328,7 @@ describe("createHierarchy", () => {
     );
     expect([...nodes.keys()].sort()).toEqual(["a", "a/x", "a/x/y"]);
     expect(map.has("a/x/c/0")).toBe(false);
-    expect(await open(map, { path: "a/x" })).toBeInstanceOf(Group);
+    expect(await open(map, { path: "a/x" })).toBeInstanceOf(ZarrGroup);
   });
 
   it("fails on a store that cannot be written before reading anything, and on a read-only one", async () => {

@@ -14,7 +14,7 @@ import {
 // a wrong type there fails the type check, not only the run.
 
 describe("data types narrow the element container", () => {
-  it("Group.createArray returns the container of its dtype, like createArray", async () => {
+  it("ZarrGroup.createArray returns the container of its dtype, like createArray", async () => {
     const root = await createGroup(new Map());
     const temperature = await root.createArray("temperature", { shape: [4], dtype: "float32" });
     expectTypeOf(temperature).toEqualTypeOf<ZarrArray<Float32Array>>();

@@ -178,7 +178,7 @@ describe("groups", () => {
     expect(z).toBeInstanceOf(ZarrArray);
     expect((z as ZarrArray).attrs).toEqual({ units: "m" });
     const node = await open(store, { path: "x/y" });
-    expect(node.toString()).toBe("<Group v3 /x/y>");
+    expect(node.toString()).toBe("<ZarrGroup v3 /x/y>");
   });
 });
 

@@ -1,4 +1,5 @@
-import { createArray, openArray, storeKind, withStoreLogging } from "@z/array";
+import { createArray, openArray, withStoreLogging } from "@z/array";
+import { storeKind } from "@z/array/internal";
 import { type LogSink, resetLogLevels, setLogger, setLogLevel } from "@z/log";
 import { MapStore } from "@z/store-core";
 import { MemoryStore } from "@z/store-memory";

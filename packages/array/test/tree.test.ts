@@ -12,7 +12,7 @@ async function hierarchy() {
   return map;
 }
 
-describe("Group.tree", () => {
+describe("ZarrGroup.tree", () => {
   it("draws the hierarchy: children sorted, groups with a slash, arrays with shape, type and chunks", async () => {
     const root = await openGroup(await hierarchy());
     expect(await root.tree()).toBe(

@@ -1,15 +1,17 @@
 import {
   type ConsolidatedMetadata,
-  consolidatedUpdate,
   consolidateMetadata,
   createGroup,
   createHierarchy,
-  type Group,
   openGroup,
+  type ZarrGroup,
+} from "@z/array";
+import {
+  consolidatedUpdate,
   readConsolidatedHolder,
   updateConsolidated,
   withHierarchyChange,
-} from "@z/array";
+} from "@z/array/internal";
 import { MemoryStore } from "@z/store-memory";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -98,7 +100,7 @@ async function run(
         // Opened through the root, so from its consolidated metadata.
         const child = await (await openGroup(store)).get(op.path);
         if ("updateAttributes" in child && !("shape" in child))
-          await (child as Group).updateAttributes(attrs, { replace: true });
+          await (child as ZarrGroup).updateAttributes(attrs, { replace: true });
         return;
       }
       case "create-through-group":
@@ -144,7 +146,7 @@ describe("updateConsolidated", () => {
       const store = new Map<string, Uint8Array>();
       await createHierarchy(store, { "a/b": { kind: "group" } }, { zarrFormat: format });
       await consolidateMetadata(store);
-      const child = (await (await openGroup(store)).get("a/b")) as Group;
+      const child = (await (await openGroup(store)).get("a/b")) as ZarrGroup;
       const updated = await child.updateAttributes({ k: format });
       expect(updated.consolidated?.isRoot).toBe(false);
       const root = await openGroup(store, { consolidated: true });

@@ -1,7 +1,8 @@
-import { arraySummary, type Group, type ZarrArray } from "@z/zarr";
+import type { ZarrArray, ZarrGroup } from "@z/zarr";
+import { arraySummary } from "@z/zarr/internal";
 
 /** The one-line summary of a node used by `tree`. */
-export function nodeSummary(node: ZarrArray | Group): string {
+export function nodeSummary(node: ZarrArray | ZarrGroup): string {
   if (!("shape" in node)) return "";
   return arraySummary(node);
 }

@@ -1,4 +1,4 @@
-import { type Group, type JsonObject, ZarrArray } from "@z/zarr";
+import { type JsonObject, ZarrArray, type ZarrGroup } from "@z/zarr";
 import { dtypeJson, fillValueJson } from "./json-values.js";
 
 /** The fields `info --json` and `tree --json` print for an array (see the CLI README). */
@@ -50,11 +50,11 @@ export function arrayJson(array: ZarrArray): ArrayJson {
 }
 
 /** The short description of a group shared by `info --json` and `tree --json`. */
-export function groupJson(group: Group): GroupJson {
+export function groupJson(group: ZarrGroup): GroupJson {
   return { node_type: "group", zarr_format: group.zarrFormat, path: `/${group.path}` };
 }
 
 /** The short description of either kind of node. */
-export function nodeJson(node: ZarrArray | Group): ArrayJson | GroupJson {
+export function nodeJson(node: ZarrArray | ZarrGroup): ArrayJson | GroupJson {
   return node instanceof ZarrArray ? arrayJson(node) : groupJson(node);
 }

@@ -1,14 +1,8 @@
-import { planArray } from "@z/cli";
-import {
-  copyArrayElements,
-  createArray,
-  LoggingStore,
-  MemoryStore,
-  openArray,
-  slice,
-} from "@z/zarr";
+import { createArray, LoggingStore, MemoryStore, openArray, slice } from "@z/zarr";
+import { copyArrayElements } from "@z/zarr/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { planArray } from "../src/copy/plan.js";
 
 /**
  * Property: for any shape, any source chunking (sharded or not, either format) and any copy

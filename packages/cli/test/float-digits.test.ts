@@ -1,7 +1,7 @@
-import { shortestFloat } from "@z/cli";
 import { halfToNumber, numberToHalf } from "@z/zarr";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { shortestFloat } from "../src/float-digits.js";
 
 /** Significant digits of a decimal number's shortest form. */
 function significantDigits(x: number): number {

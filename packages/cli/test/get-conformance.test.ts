@@ -1,4 +1,3 @@
-import { type FloatBits, floatBitsOf } from "@z/cli";
 import {
   deferredReason,
   expectedArrays,
@@ -8,6 +7,7 @@ import {
 } from "@z/test-utils";
 import { halfToNumber, numberToHalf, openArray } from "@z/zarr";
 import { afterAll, describe, expect, it } from "vitest";
+import { type FloatBits, floatBitsOf } from "../src/float-digits.js";
 import { runMain } from "./support/run-main.js";
 
 const suite = "fixture conformance (zarr get --json)";

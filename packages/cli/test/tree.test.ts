@@ -7,8 +7,8 @@ import { runMain } from "./support/run-main.js";
 
 const scratch = scratchFolders("z-cli-tree-");
 
-describe("zarr tree (drawn by Group.tree)", () => {
-  it("prints what Group.tree renders, a node it cannot open included", async () => {
+describe("zarr tree (drawn by ZarrGroup.tree)", () => {
+  it("prints what ZarrGroup.tree renders, a node it cannot open included", async () => {
     const dir = scratch();
     const store = new FsStore(dir);
     await createHierarchy(store, {

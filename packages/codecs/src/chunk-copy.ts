@@ -1,4 +1,5 @@
-import { type Chunk, cOrderStrides, copyStrided, product } from "@z/metadata";
+import type { Chunk } from "@z/metadata";
+import { cOrderStrides, copyStrided, product } from "@z/metadata/internal";
 import type { ChunkSpec } from "./types.js";
 
 /**

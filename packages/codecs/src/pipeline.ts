@@ -1,5 +1,6 @@
 import { getLogger } from "@z/log";
-import { type Chunk, MetadataError, type NamedConfig, product } from "@z/metadata";
+import { type Chunk, MetadataError, type NamedConfig } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import type { ByteRangeSource } from "./byte-source.js";
 import { DecodeError } from "./errors.js";
 import type {

@@ -10,7 +10,8 @@ import {
   CodecConfigError,
   resolveCodec,
 } from "@z/codecs";
-import { cOrderStrides, fixedLengthUnicode, resolveDataTypeV2 } from "@z/metadata";
+import { fixedLengthUnicode, resolveDataTypeV2 } from "@z/metadata";
+import { cOrderStrides } from "@z/metadata/internal";
 import { fixturePath, type GoldenCase, goldenCases, haveFixtures } from "@z/test-utils";
 import { describe, expect, it } from "vitest";
 

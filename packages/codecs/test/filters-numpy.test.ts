@@ -4,13 +4,8 @@
 // float16 arithmetic, NumPy 1.x scalar promotion, NaN payloads in bitround, padding bits.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import {
-  type ArrayToArrayCodec,
-  BytesCodec,
-  type ChunkSpec,
-  quantizeBits,
-  resolveCodec,
-} from "@z/codecs";
+import { type ArrayToArrayCodec, BytesCodec, type ChunkSpec, resolveCodec } from "@z/codecs";
+import { quantizeBits } from "@z/codecs/internal";
 import { type DataType, numberToHalf, resolveDataTypeV3 } from "@z/metadata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -2,7 +2,8 @@
 // and fixture arrays written by zarr-python 2 and 3 with these filters, decoded and re-encoded.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ChunkSpec, CodecPipeline, hasCodec, quantizeBits } from "@z/codecs";
+import { type ChunkSpec, CodecPipeline, hasCodec } from "@z/codecs";
+import { quantizeBits } from "@z/codecs/internal";
 import {
   type ArrayMetadata,
   type Chunk,
@@ -10,11 +11,10 @@ import {
   type NamedConfig,
   parseArrayMetadataV2,
   parseArrayMetadataV3,
-  product,
   type RegularChunkGrid,
   resolveDataTypeV3,
-  toCOrder,
 } from "@z/metadata";
+import { product, toCOrder } from "@z/metadata/internal";
 import { expectedArrays, fixturePath, haveFixtures } from "@z/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 

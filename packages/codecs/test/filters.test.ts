@@ -8,11 +8,12 @@ import {
   CodecConfigError,
   CodecPipeline,
   DecodeError,
-  quantizeBits,
   resolveCodec,
   ShuffleCodec,
 } from "@z/codecs";
-import { type Chunk, cOrderStrides, type DataType, resolveDataTypeV3 } from "@z/metadata";
+import { quantizeBits } from "@z/codecs/internal";
+import { type Chunk, type DataType, resolveDataTypeV3 } from "@z/metadata";
+import { cOrderStrides } from "@z/metadata/internal";
 import { describe, expect, it } from "vitest";
 
 function specOf(type: string, shape: number[], fillValue?: unknown): ChunkSpec {

@@ -4,7 +4,8 @@
 // property test compares the codec with a model that builds the bit stream as a string.
 import { type ChunkSpec, CodecConfigError, DecodeError, resolveCodec } from "@z/codecs";
 import { chunkOf } from "@z/codecs/testing";
-import { type Chunk, type JsonObject, packedComponentsOf, resolveDataTypeV3 } from "@z/metadata";
+import { type Chunk, type JsonObject, resolveDataTypeV3 } from "@z/metadata";
+import { packedComponentsOf } from "@z/metadata/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

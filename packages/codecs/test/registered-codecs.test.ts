@@ -13,13 +13,13 @@ import {
 } from "@z/codecs";
 import {
   type Chunk,
-  cOrderStrides,
   type DataType,
   type JsonObject,
   type JsonValue,
   registerDataType,
   resolveDataTypeV3,
 } from "@z/metadata";
+import { cOrderStrides } from "@z/metadata/internal";
 import { havePython, runPython } from "@z/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -16,7 +16,8 @@ import {
   type ShardLayout,
   seededRandom,
 } from "@z/codecs/testing";
-import { cOrderStrides, type NamedConfig, product, resolveDataTypeV3 } from "@z/metadata";
+import { type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
+import { cOrderStrides, product } from "@z/metadata/internal";
 import fc from "fast-check";
 
 /** The fill value of every case: never one of the stored values (1..1000). */

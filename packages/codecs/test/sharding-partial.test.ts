@@ -7,7 +7,8 @@ import {
   type SubchunkWrite,
 } from "@z/codecs";
 import { cIndex, cOrder } from "@z/codecs/testing";
-import { type Chunk, product } from "@z/metadata";
+import type { Chunk } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {

@@ -5,16 +5,8 @@ import {
   type CodecContext,
   DecodeError,
 } from "@z/codecs";
-import {
-  type Chunk,
-  cOrderStrides,
-  type DataType,
-  formatValue,
-  type JsonObject,
-  type NamedConfig,
-  product,
-  toCOrder,
-} from "@z/metadata";
+import type { Chunk, DataType, JsonObject, NamedConfig } from "@z/metadata";
+import { cOrderStrides, formatValue, product, toCOrder } from "@z/metadata/internal";
 import { ArrowDataType } from "./dtype.js";
 import { coerceElement } from "./elements/coerce.js";
 import { ArrowSchemaMismatchError } from "./errors.js";

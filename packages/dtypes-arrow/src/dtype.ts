@@ -2,13 +2,12 @@ import { CodecConfigError } from "@z/codecs";
 import {
   type DataType,
   FillValueError,
-  formatValue,
-  isJsonObject,
   type JsonObject,
   type JsonValue,
   MetadataError,
   type ZarrFormat,
 } from "@z/metadata";
+import { formatValue, isJsonObject } from "@z/metadata/internal";
 import type { DataType as ArrowJsDataType, Field as ArrowJsField } from "apache-arrow";
 import { coerceElement, isArrowScalar } from "./elements/coerce.js";
 import { elementsEqual } from "./elements/equal.js";

@@ -1,5 +1,6 @@
 import { registerCodec } from "@z/codecs";
-import { isJsonObject, registerDataType } from "@z/metadata";
+import { registerDataType } from "@z/metadata";
+import { isJsonObject } from "@z/metadata/internal";
 import { ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC, ArrowIpcCodec } from "./codec.js";
 import { ARROW_DATA_TYPE, ArrowDataType } from "./dtype.js";
 

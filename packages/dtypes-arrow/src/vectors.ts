@@ -1,4 +1,5 @@
-import { type Chunk, type DataType, product } from "@z/metadata";
+import type { Chunk, DataType } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import type { Vector } from "apache-arrow";
 import { ArrowDataType } from "./dtype.js";
 import { coerceElement } from "./elements/coerce.js";

@@ -7,7 +7,8 @@ import {
   arrowVectorElements,
   readIpcStream,
 } from "@z/dtypes-arrow";
-import { type Chunk, cOrderStrides, type DataType, resolveDataTypeV3 } from "@z/metadata";
+import { type Chunk, type DataType, resolveDataTypeV3 } from "@z/metadata";
+import { cOrderStrides } from "@z/metadata/internal";
 import * as A from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { CASES, elements, field } from "./cases.js";

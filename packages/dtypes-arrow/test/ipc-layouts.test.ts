@@ -6,7 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { type ChunkSpec, CodecConfigError, CodecPipeline, DecodeError } from "@z/codecs";
 import { arrowDataType, readIpcStream, readIpcStreamAsync } from "@z/dtypes-arrow";
-import { type Chunk, cOrderStrides, type DataType, resolveDataTypeV3 } from "@z/metadata";
+import { type Chunk, type DataType, resolveDataTypeV3 } from "@z/metadata";
+import { cOrderStrides } from "@z/metadata/internal";
 import "@z/zarr"; // registers Zarr's string and bytes data types
 import * as A from "apache-arrow";
 import { describe, expect, it } from "vitest";

@@ -11,7 +11,8 @@ import {
   arrowVectorFromElements,
   readIpcStream,
 } from "@z/dtypes-arrow";
-import { type Chunk, cOrderStrides, type DataType } from "@z/metadata";
+import type { Chunk, DataType } from "@z/metadata";
+import { cOrderStrides } from "@z/metadata/internal";
 import * as A from "apache-arrow";
 import { Type } from "apache-arrow/fb/Schema_generated";
 import fc from "fast-check";

@@ -1,4 +1,5 @@
-import { type Chunk, toCOrder } from "@z/metadata";
+import type { Chunk } from "@z/metadata";
+import { toCOrder } from "@z/metadata/internal";
 import type { Data, Vector } from "apache-arrow";
 import { describeValue } from "./describe.js";
 import { asBytes } from "./dtype/bytes.js";

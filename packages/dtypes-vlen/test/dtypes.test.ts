@@ -123,7 +123,7 @@ describe("elements", () => {
     expect(bytesDataType.toJsonElement(u8)).toEqual({ base64: "aGk=" });
   });
 
-  it("object elements print as DESIGN.md encodes values", () => {
+  it("object elements print as `zarr get --json` encodes values (NaN and infinities as strings, big integers as decimal strings, bytes as base64)", () => {
     const object = new ObjectDataType();
     expect(object.toJsonElement(["a", 1, Number.NaN, null, true])).toEqual([
       "a",

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { type ArrayToBytesCodec, type ChunkSpec, resolveCodec } from "@z/codecs";
 import { JsonFloat, parsePythonJson, stringDataType } from "@z/dtypes-vlen";
-import { type DataType, product, resolveDataTypeV2 } from "@z/metadata";
+import { type DataType, resolveDataTypeV2 } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import { fixturePath } from "@z/test-utils";
 
 /** The values of `expected/numcodecs/<codec>/array.NN.json`, floats marked (1.0 stays a float). */

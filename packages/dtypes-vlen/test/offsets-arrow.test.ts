@@ -9,7 +9,8 @@ import {
   toArrowVector,
   VlenOffsetsCodec,
 } from "@z/dtypes-vlen";
-import { type Chunk, cOrderStrides, type DataType, type NamedConfig, product } from "@z/metadata";
+import type { Chunk, DataType, NamedConfig } from "@z/metadata";
+import { cOrderStrides, product } from "@z/metadata/internal";
 import {
   Binary,
   Dictionary,

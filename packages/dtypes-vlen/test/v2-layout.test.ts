@@ -1,6 +1,7 @@
 import "@z/dtypes-vlen";
 import { stringDataType } from "@z/dtypes-vlen";
-import { codecsToV2Layout, MetadataError, type NamedConfig, v2Codecs } from "@z/metadata";
+import { MetadataError, type NamedConfig } from "@z/metadata";
+import { codecsToV2Layout, v2Codecs } from "@z/metadata/internal";
 import { describe, expect, it } from "vitest";
 
 const entry = (name: string, configuration = {}): NamedConfig => ({

@@ -6,7 +6,8 @@ import {
   VlenBytesCodec,
   VlenUtf8Codec,
 } from "@z/dtypes-vlen";
-import { cOrderStrides, type DataType, type NamedConfig } from "@z/metadata";
+import type { DataType, NamedConfig } from "@z/metadata";
+import { cOrderStrides } from "@z/metadata/internal";
 import { havePython, runPython } from "@z/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

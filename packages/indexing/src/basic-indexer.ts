@@ -1,4 +1,5 @@
-import { type Chunk, type Container, cOrderStrides, copyStrided, type DataType } from "@z/metadata";
+import type { Chunk, Container, DataType } from "@z/metadata";
+import { cOrderStrides, copyStrided } from "@z/metadata/internal";
 import type { ChunkLayout } from "./chunk-layout.js";
 import { chunkView, copyChunkToOutput, fillRegion, outputView, projectionShape } from "./copy.js";
 import type { ChunkPart, Indexer, WriteSource } from "./indexer.js";

@@ -1,5 +1,6 @@
-import type { Chunk, Container, DataType, StridedView } from "@z/metadata";
-import { copyStrided } from "@z/metadata";
+import type { Chunk, Container, DataType } from "@z/metadata";
+import type { StridedView } from "@z/metadata/internal";
+import { copyStrided } from "@z/metadata/internal";
 import type { ChunkProjection } from "./projection.js";
 import type { AxisSelection } from "./selection.js";
 

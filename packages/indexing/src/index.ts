@@ -3,17 +3,21 @@
  * per-chunk projections, and the kernels that copy between chunks and outputs.
  * @packageDocumentation
  */
-export { copyStrided, type StridedView } from "@z/metadata";
-export * from "./basic-indexer.js";
-export * from "./block.js";
-export * from "./chunk-layout.js";
-export * from "./coordinate.js";
-export * from "./copy.js";
-export * from "./errors.js";
-export * from "./gather.js";
-export * from "./index-arrays.js";
-export * from "./indexer.js";
-export * from "./orthogonal.js";
-export * from "./projection.js";
-export * from "./selection.js";
-export * from "./slice.js";
+export { BasicIndexer } from "./basic-indexer.js";
+export { type BlockItem, blockIndexer } from "./block.js";
+export type { ChunkLayout } from "./chunk-layout.js";
+export { CoordinateIndexer, type CoordinateSelection } from "./coordinate.js";
+export { projectionShape } from "./copy.js";
+export { BoundsError, SelectionError } from "./errors.js";
+export type { AxisMask, IndexArray, Mask } from "./index-arrays.js";
+export type { ChunkPart, Indexer, WriteSource } from "./indexer.js";
+export { OrthogonalIndexer, type OrthogonalItem } from "./orthogonal.js";
+export { type AxisProjection, type ChunkProjection, chunkProjections } from "./projection.js";
+export {
+  type AxisSelection,
+  type BasicSelection,
+  normalizeSelection,
+  type SelectionItem,
+  selectionShape,
+} from "./selection.js";
+export { formatSlice, isSlice, parseSelection, type Slice, slice } from "./slice.js";

@@ -1,5 +1,5 @@
-import type { ChunkAxis } from "@z/metadata";
-import { type Chunk, type Container, cOrderStrides, type DataType } from "@z/metadata";
+import type { Chunk, ChunkAxis, Container, DataType } from "@z/metadata";
+import { cOrderStrides } from "@z/metadata/internal";
 import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import { SelectionError } from "./errors.js";
 import { copyByOffsets, forEachOffset, scaled } from "./gather.js";

@@ -1,4 +1,4 @@
-import { formatValue } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import { BoundsError, SelectionError } from "./errors.js";
 import { isSlice, resolveSlice, type Slice } from "./slice.js";
 

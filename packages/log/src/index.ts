@@ -5,7 +5,14 @@
  * {@link setLogLevel}, and send messages anywhere with {@link setLogger}.
  * @packageDocumentation
  */
-export * from "./config.js";
-export * from "./levels.js";
-export * from "./logger.js";
+export {
+  ALL_NAMESPACES,
+  getLogLevel,
+  parseLogSpec,
+  resetLogLevels,
+  setLogLevel,
+  setLogLevels,
+} from "./config.js";
+export type { LogLevel, LogThreshold } from "./levels.js";
+export { getLogger, Logger, type LogMessage } from "./logger.js";
 export { type LogSink, setLogger } from "./sink.js";

@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import {
   DEFAULT_METADATA_LIMITS,
-  formatValue,
   type JsonValue,
   MetadataError,
   MetadataLimitError,
@@ -12,14 +11,13 @@ import {
   parseGroupMetadataV2,
   parseGroupMetadataV3,
   parseJson,
-  parseStructV2,
   resolveDataTypeV2,
   resolveDataTypeV3,
   setMetadataLimits,
-  stringifyJson,
   structType,
   uint8,
 } from "@z/metadata";
+import { formatValue, parseStructV2, stringifyJson } from "@z/metadata/internal";
 import { isZarrError } from "@z/store-core";
 import { fixturePath, haveFixtures, jsonMutation } from "@z/test-utils";
 import fc from "fast-check";

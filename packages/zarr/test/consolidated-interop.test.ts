@@ -4,12 +4,12 @@ import {
   consolidateMetadata,
   createHierarchy,
   FsStore,
-  Group,
   LoggingStore,
   openArray,
   openGroup,
   slice,
   ZarrArray,
+  ZarrGroup,
 } from "@z/zarr";
 import { afterEach, describe, expect, it } from "vitest";
 import * as zarrita from "zarrita";
@@ -23,11 +23,11 @@ const flat = (chunk: { data: ArrayLike<unknown> }) =>
   Array.from(chunk.data, (v) => (typeof v === "bigint" ? Number(v) : v));
 
 /** Every node below a group, depth first, as `path:kind`. */
-async function listAll(group: Group): Promise<string[]> {
+async function listAll(group: ZarrGroup): Promise<string[]> {
   const out: string[] = [];
   for (const [, node] of await group.members()) {
     out.push(`${node.path}:${node instanceof ZarrArray ? "array" : "group"}`);
-    if (node instanceof Group) out.push(...(await listAll(node)));
+    if (node instanceof ZarrGroup) out.push(...(await listAll(node)));
   }
   return out;
 }
@@ -41,7 +41,7 @@ describe("zarr-python's consolidated hierarchies open and list with one metadata
       const root = await openGroup(store);
       const nodes = await listAll(root);
       const tree = await root.tree();
-      const nested = (await root.get("nested")) as Group;
+      const nested = (await root.get("nested")) as ZarrGroup;
       const deep = (await root.get("nested/1d.i2")) as ZarrArray;
       expect(store.requests.map((r) => `${r.method} ${r.key}`)).toEqual(["get zarr.json"]);
       expect(root.attrs).toEqual({ answer: 42 });

@@ -1,6 +1,6 @@
 // Every fixed-size data type through whole arrays: written and read back here in v2 and v3,
 // read by zarr-python 2 from our v2 output, and zarr-python 2's own output read here. Elements
-// are compared in their `zarr get --json` form (DESIGN.md section 3). One chunk of each array
+// are compared in their `zarr get --json` form (packages/cli/src/json-values.ts). One chunk of each array
 // holds only the fill value, so it is not stored and both readers must produce the fill value
 // from the metadata: that checks the fill value encodings too.
 import { havePython, runPython, tempDir } from "@z/test-utils";

@@ -19,11 +19,11 @@ import {
   H5File,
   H5TypeError,
   H5ValueError,
-  MAXSHAPE_ATTRIBUTE,
   NameExistsError,
   slice,
 } from "@z/zarr/h5";
 import { describe, expect, it } from "vitest";
+import { MAXSHAPE_ATTRIBUTE } from "../src/h5/attrs.js";
 
 const values = (chunk: { data: ArrayLike<unknown> }) =>
   Array.from(chunk.data, (v) => (typeof v === "bigint" ? Number(v) : v));

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fixturePath, haveFixtures, jsonMutation } from "@z/test-utils";
-import { encodeJson, isZarrError, open, parseJson, ZarrArray } from "@z/zarr";
+import { isZarrError, open, parseJson, ZarrArray } from "@z/zarr";
+import { encodeJson } from "@z/zarr/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

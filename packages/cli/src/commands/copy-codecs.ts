@@ -3,11 +3,10 @@ import {
   type JsonObject,
   MetadataError,
   type NamedConfig,
-  namedConfigToJson,
   ShardingCodec,
-  uniformChunkShape,
   type ZarrArray,
 } from "@z/zarr";
+import { namedConfigToJson, uniformChunkShape } from "@z/zarr/internal";
 
 /** The compressors `zarr copy --compressor` offers. */
 export const COMPRESSOR_CHOICES = ["none", "gzip", "zstd", "blosc"] as const;

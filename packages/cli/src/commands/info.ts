@@ -1,4 +1,5 @@
-import { formatRows, type Group, infoRows, isListable, open, prefixOf, ZarrArray } from "@z/zarr";
+import { isListable, open, prefixOf, ZarrArray, type ZarrGroup } from "@z/zarr";
+import { formatRows, infoRows } from "@z/zarr/internal";
 import { openLocation } from "../location.js";
 import { arrayJson, groupJson } from "../node-json.js";
 import type { Output } from "../output.js";
@@ -55,14 +56,16 @@ async function arrayRows(
 }
 
 /** Counts a group's members by kind, when the group can list them. */
-async function memberCounts(group: Group): Promise<{ arrays: number; groups: number } | undefined> {
+async function memberCounts(
+  group: ZarrGroup,
+): Promise<{ arrays: number; groups: number } | undefined> {
   if (!isListable(group.store) && !group.consolidated) return undefined;
   const members = await group.members();
   const arrays = members.filter(([, node]) => node instanceof ZarrArray).length;
   return { arrays, groups: members.length - arrays };
 }
 
-function groupRows(group: Group, members: { arrays: number; groups: number } | undefined) {
+function groupRows(group: ZarrGroup, members: { arrays: number; groups: number } | undefined) {
   const rows: [string, string][] = [
     ["Type", "Group"],
     ["Zarr format", String(group.zarrFormat)],
@@ -95,7 +98,7 @@ export async function arrayInfoJson(array: ZarrArray): Promise<Record<string, un
 }
 
 /** The object `zarr info --json` prints for a group: format, path, attributes, member counts. */
-export async function groupInfoJson(group: Group): Promise<Record<string, unknown>> {
+export async function groupInfoJson(group: ZarrGroup): Promise<Record<string, unknown>> {
   return {
     ...groupJson(group),
     attributes: group.attrs,

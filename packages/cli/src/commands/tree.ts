@@ -1,11 +1,5 @@
-import {
-  DEFAULT_CONCURRENCY,
-  forEachConcurrent,
-  type Group,
-  open,
-  treeLines,
-  ZarrArray,
-} from "@z/zarr";
+import { open, treeLines, ZarrArray, type ZarrGroup } from "@z/zarr";
+import { DEFAULT_CONCURRENCY, forEachConcurrent } from "@z/zarr/internal";
 import { nodeSummary } from "../format.js";
 import { openLocation } from "../location.js";
 import { type ArrayJson, type GroupJson, nodeJson } from "../node-json.js";
@@ -27,7 +21,7 @@ export type TreeJson =
   | { name: string; path: string; error: { name: string; message: string } };
 
 /** The hierarchy below a node as {@link TreeJson}, children sorted by name. */
-export async function treeJson(node: ZarrArray | Group, name?: string): Promise<TreeJson> {
+export async function treeJson(node: ZarrArray | ZarrGroup, name?: string): Promise<TreeJson> {
   const own = name === undefined ? {} : { name };
   if (node instanceof ZarrArray) return { ...own, ...(nodeJson(node) as ArrayJson) };
   const names = await node.childNames();
@@ -51,7 +45,7 @@ export async function treeJson(node: ZarrArray | Group, name?: string): Promise<
 
 /**
  * `zarr tree <location> [--path P] [--json]`: the hierarchy with shapes, data types and
- * chunking, drawn by `Group.tree`'s renderer line by line (or as one JSON object); a node that
+ * chunking, drawn by `ZarrGroup.tree`'s renderer line by line (or as one JSON object); a node that
  * cannot be opened shows its error and the rest still prints.
  */
 export async function treeCommand(

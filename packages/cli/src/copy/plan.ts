@@ -1,20 +1,22 @@
 import {
   type ArrayMetadata,
   type ArrayOptions,
-  arrayMetadataDocuments,
   type BytesToBytesCodec,
-  buildArrayMetadata,
   CodecConfigError,
   type CodecPipeline,
   type JsonObject,
   type JsonValue,
   parseJson,
-  parseV2Node,
-  parseV3Node,
   ShardingCodec,
-  sameStoredLayout,
   ZarrArray,
 } from "@z/zarr";
+import {
+  arrayMetadataDocuments,
+  buildArrayMetadata,
+  parseV2Node,
+  parseV3Node,
+  sameStoredLayout,
+} from "@z/zarr/internal";
 import { type CompressorChoice, copyLayout } from "../commands/copy-codecs.js";
 import { CopyOptionError } from "./copy-option-error.js";
 

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import { CodecConfigError } from "../errors.js";
 import { lazily } from "../lazy.js";
 import type { BytesDecodeOptions, BytesToBytesCodec, CodecContext } from "../types.js";

@@ -1,4 +1,4 @@
-import { formatValue } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import { CodecConfigError, CodecError } from "../errors.js";
 import { bitshuffleBlock } from "./bitshuffle.js";
 import { computeBlocksize, MIN_BUFFERSIZE, splitBlock } from "./blocksize.js";

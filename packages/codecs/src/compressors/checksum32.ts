@@ -1,5 +1,5 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import { crc32c } from "../crc32c.js";
 import { ChecksumError, CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";

@@ -3,7 +3,7 @@ import { decodeLz4BlockAt } from "./lz4-block.js";
 import { loadLz4 } from "./wasm.js";
 import { xxhash32 } from "./xxhash32.js";
 
-// The LZ4 frame format (lz4_Frame_format.md, version 1.6.x): what the `lz4` command line tool
+// The LZ4 frame format (doc/lz4_Frame_format.md of the lz4 project, version 1.6.x): what the `lz4` command line tool
 // writes and what Arrow IPC's LZ4_FRAME body compression holds.
 
 const MAGIC = 0x184d2204;

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import { importLzma } from "#wasm-libraries";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";

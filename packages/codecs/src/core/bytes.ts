@@ -1,13 +1,5 @@
-import {
-  type Chunk,
-  cOrderStrides,
-  type Endian,
-  formatValue,
-  type JsonObject,
-  type NamedConfig,
-  product,
-  toCOrder,
-} from "@z/metadata";
+import type { Chunk, Endian, JsonObject, NamedConfig } from "@z/metadata";
+import { cOrderStrides, formatValue, product, toCOrder } from "@z/metadata/internal";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToBytesCodec, ChunkSpec } from "../types.js";
 

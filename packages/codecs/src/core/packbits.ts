@@ -1,14 +1,12 @@
+import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
 import {
-  type Chunk,
   cOrderStrides,
   formatValue,
-  type JsonObject,
-  type NamedConfig,
   type PackedComponents,
   packedComponentsOf,
   product,
   toCOrder,
-} from "@z/metadata";
+} from "@z/metadata/internal";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToBytesCodec, ChunkSpec } from "../types.js";
 

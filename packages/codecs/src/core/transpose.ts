@@ -1,5 +1,5 @@
 import type { Chunk, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import { CodecConfigError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 

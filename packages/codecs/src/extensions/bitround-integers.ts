@@ -1,13 +1,5 @@
-import {
-  type Chunk,
-  type Container,
-  cOrderStrides,
-  type DataType,
-  type JsonObject,
-  type NamedConfig,
-  product,
-  toCOrder,
-} from "@z/metadata";
+import type { Chunk, Container, DataType, JsonObject, NamedConfig } from "@z/metadata";
+import { cOrderStrides, product, toCOrder } from "@z/metadata/internal";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import { parseInteger } from "../filters/config.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";

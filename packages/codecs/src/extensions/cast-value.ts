@@ -1,17 +1,13 @@
 import {
   type Chunk,
   type Container,
-  cOrderStrides,
   type DataType,
-  formatValue,
-  isJsonObject,
   type JsonObject,
   type JsonValue,
   type NamedConfig,
-  product,
   resolveDataTypeV3,
-  toCOrder,
 } from "@z/metadata";
+import { cOrderStrides, formatValue, isJsonObject, product, toCOrder } from "@z/metadata/internal";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import {

@@ -1,13 +1,5 @@
-import {
-  type Chunk,
-  cOrderStrides,
-  formatValue,
-  type JsonObject,
-  type JsonValue,
-  type NamedConfig,
-  product,
-  toCOrder,
-} from "@z/metadata";
+import type { Chunk, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
+import { cOrderStrides, formatValue, product, toCOrder } from "@z/metadata/internal";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 

@@ -1,15 +1,5 @@
-import {
-  type Chunk,
-  type Container,
-  cOrderStrides,
-  type DataType,
-  formatValue,
-  type JsonObject,
-  type JsonValue,
-  type NamedConfig,
-  product,
-  toCOrder,
-} from "@z/metadata";
+import type { Chunk, Container, DataType, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
+import { cOrderStrides, formatValue, product, toCOrder } from "@z/metadata/internal";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { CastFailure, elementCast } from "./cast.js";

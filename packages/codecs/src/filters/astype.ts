@@ -1,4 +1,5 @@
-import { type Chunk, type JsonObject, type NamedConfig, product } from "@z/metadata";
+import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { parseDtype, requireChunkType } from "./config.js";
 import {

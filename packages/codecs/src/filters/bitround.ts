@@ -3,11 +3,10 @@ import {
   type DataType,
   halfToNumber,
   type JsonObject,
-  LITTLE_ENDIAN_HOST,
   type NamedConfig,
   numberToHalf,
-  product,
 } from "@z/metadata";
+import { LITTLE_ENDIAN_HOST, product } from "@z/metadata/internal";
 import { CodecConfigError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { chunkNumericType, parseInteger } from "./config.js";

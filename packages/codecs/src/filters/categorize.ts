@@ -1,12 +1,5 @@
-import {
-  type Chunk,
-  type DataType,
-  formatValue,
-  type JsonObject,
-  type NamedConfig,
-  product,
-  toCOrder,
-} from "@z/metadata";
+import type { Chunk, DataType, JsonObject, NamedConfig } from "@z/metadata";
+import { formatValue, product, toCOrder } from "@z/metadata/internal";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { parseDtype } from "./config.js";

@@ -1,10 +1,5 @@
-import {
-  type DataType,
-  formatValue,
-  type JsonObject,
-  type JsonValue,
-  resolveNumpyDataType,
-} from "@z/metadata";
+import { type DataType, type JsonObject, type JsonValue, resolveNumpyDataType } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 
 import { CodecConfigError } from "../errors.js";
 import { type NumericType, numericType } from "./numpy-types.js";

@@ -1,11 +1,5 @@
-import {
-  type Chunk,
-  type Container,
-  cOrderStrides,
-  type DataType,
-  product,
-  toCOrder,
-} from "@z/metadata";
+import type { Chunk, Container, DataType } from "@z/metadata";
+import { cOrderStrides, product, toCOrder } from "@z/metadata/internal";
 import { DecodeError } from "../errors.js";
 import type { ChunkSpec } from "../types.js";
 import { converter, isBigIntType, type NumericType, type Scalar } from "./numpy-types.js";

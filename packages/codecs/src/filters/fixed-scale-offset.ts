@@ -1,4 +1,5 @@
-import { type Chunk, formatValue, type JsonObject, type NamedConfig, product } from "@z/metadata";
+import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
+import { formatValue, product } from "@z/metadata/internal";
 import { CodecConfigError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { parseDtype, parseNumber, parseOptionalDtype, requireChunkType } from "./config.js";

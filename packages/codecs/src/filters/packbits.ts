@@ -3,9 +3,9 @@ import {
   type DataType,
   type JsonObject,
   type NamedConfig,
-  product,
   resolveNumpyDataType,
 } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { chunkNumericType } from "./config.js";

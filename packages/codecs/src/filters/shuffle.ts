@@ -1,4 +1,5 @@
-import { type JsonObject, LITTLE_ENDIAN_HOST, type NamedConfig, product } from "@z/metadata";
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import { LITTLE_ENDIAN_HOST, product } from "@z/metadata/internal";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec, ChunkSpec } from "../types.js";
 import { parseInteger } from "./config.js";

@@ -1,14 +1,11 @@
+import { type Chunk, type JsonObject, type NamedConfig, uint64 } from "@z/metadata";
 import {
-  type Chunk,
   checkLimit,
   cOrderStrides,
   copyStrided,
-  type JsonObject,
-  type NamedConfig,
   namedConfigToJson,
   product,
-  uint64,
-} from "@z/metadata";
+} from "@z/metadata/internal";
 import { type ByteRangeSource, memorySource } from "../byte-source.js";
 import { subchunkOffset } from "../chunk-copy.js";
 import { CodecConfigError, DecodeError } from "../errors.js";

@@ -1,4 +1,5 @@
-import { type Chunk, cOrderStrides, type JsonValue, product } from "@z/metadata";
+import type { Chunk, JsonValue } from "@z/metadata";
+import { cOrderStrides, product } from "@z/metadata/internal";
 import type { ChunkSpec } from "../types.js";
 
 /** A C-order chunk of `spec` holding `values` (one per element, in C order). */

@@ -2,9 +2,24 @@
  * Decoding chunks in workers, the Node build: `createWorkerPool` starts worker_threads.
  * @packageDocumentation
  */
-export * from "./decode-pool.js";
+export {
+  type ChunkDecodePool,
+  defaultDecodePool,
+  defaultWorkerCount,
+  isMissingRegistration,
+  type PoolDecodeOptions,
+  setDefaultDecodePool,
+  setDefaultWorkerCount,
+} from "./decode-pool.js";
 export { createWorkerPool, type NodeWorkerPoolOptions } from "./node-pool.js";
 export type { DecodeReply, DecodeRequest, ErrorJson } from "./protocol.js";
 export { serveDecodeRequests, type WorkerScopeLike } from "./serve.js";
 export type { ChunkSpecJson } from "./spec-json.js";
-export * from "./worker-pool.js";
+export {
+  type PoolWorker,
+  type PoolWorkerFactory,
+  WorkerPool,
+  WorkerPoolClosedError,
+  type WorkerPoolOptions,
+  type WorkerPoolStats,
+} from "./worker-pool.js";

@@ -1,4 +1,5 @@
-import { type Chunk, type NamedConfig, product, type TypedArray } from "@z/metadata";
+import type { Chunk, NamedConfig, TypedArray } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import { CodecError } from "../errors.js";
 import type { ChunkSpec } from "../types.js";
 import { type ChunkDecodePool, defaultWorkerCount, type PoolDecodeOptions } from "./decode-pool.js";

@@ -1,3 +1,4 @@
+import type { JsonValue } from "@z/metadata";
 import {
   base64ToBytes,
   bytesToBase64,
@@ -5,8 +6,7 @@ import {
   formatValue,
   integerToJson,
   isJsonObject,
-  type JsonValue,
-} from "@z/metadata";
+} from "@z/metadata/internal";
 import { ArrowValueError } from "../errors.js";
 import type { ArrowField } from "../field/model.js";
 import { coerceElement } from "./coerce.js";

@@ -1,4 +1,5 @@
-import { isJsonObject, type JsonObject, type JsonValue } from "@z/metadata";
+import type { JsonObject, JsonValue } from "@z/metadata";
+import { isJsonObject } from "@z/metadata/internal";
 import { ArrowFieldError } from "../errors.js";
 import type {
   ArrowDictionaryEncoding,

@@ -1,12 +1,6 @@
 import { type ChunkSpec, CodecConfigError } from "@z/codecs";
-import {
-  type Chunk,
-  cOrderStrides,
-  type DataType,
-  type JsonObject,
-  product,
-  toCOrder,
-} from "@z/metadata";
+import type { Chunk, DataType, JsonObject } from "@z/metadata";
+import { cOrderStrides, product, toCOrder } from "@z/metadata/internal";
 import { isObjectDataType } from "../dtype/object.js";
 
 /** Which data types a variable-length codec serialises. */

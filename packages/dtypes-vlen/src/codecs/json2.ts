@@ -5,13 +5,8 @@ import {
   type CodecContext,
   DecodeError,
 } from "@z/codecs";
-import {
-  type Chunk,
-  cOrderStrides,
-  formatValue,
-  type JsonObject,
-  type NamedConfig,
-} from "@z/metadata";
+import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
+import { cOrderStrides, formatValue } from "@z/metadata/internal";
 import { type PythonJsonStyle, parsePythonJson, pythonJsonDumps } from "../json/python-json.js";
 import { checkConfigKeys, checkDataType, cOrderElements } from "./common.js";
 import { nestElements, readNestedItems } from "./nested-items.js";

@@ -6,7 +6,8 @@ import {
   type CodecContext,
   DecodeError,
 } from "@z/codecs";
-import { type Chunk, cOrderStrides, type JsonObject, type NamedConfig } from "@z/metadata";
+import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
+import { cOrderStrides } from "@z/metadata/internal";
 import { JsonFloat } from "../dtype/json-element.js";
 import { EncodeError } from "../errors.js";
 import { checkConfigKeys, checkDataType, cOrderElements } from "./common.js";

@@ -1,5 +1,5 @@
 import { type ChunkSpec, DecodeError } from "@z/codecs";
-import { formatValue, product } from "@z/metadata";
+import { formatValue, product } from "@z/metadata/internal";
 
 /** The elements of a chunk as numcodecs' json2 and msgpack2 lay them out. */
 export interface NestedItems {

@@ -5,7 +5,7 @@ import {
   type CodecContext,
 } from "@z/codecs";
 import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import { arrowVectorFromBuffers, type VlenVector } from "../arrow.js";
 import { EncodeError } from "../errors.js";
 import { encodeOffsetsLayout, type OffsetWidth, readOffsetsLayout } from "../layout/offsets.js";

@@ -1,4 +1,5 @@
-import { floatToJson, integerToJson, isTypedArray, type JsonValue } from "@z/metadata";
+import { isTypedArray, type JsonValue } from "@z/metadata";
+import { floatToJson, integerToJson } from "@z/metadata/internal";
 import { toBase64 } from "../layout/base64.js";
 
 /**

@@ -1,10 +1,5 @@
-import {
-  FillValueError,
-  formatValue,
-  type JsonValue,
-  ValueTypeError,
-  type ZarrFormat,
-} from "@z/metadata";
+import { FillValueError, type JsonValue, ValueTypeError, type ZarrFormat } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import { PlainArrayType } from "./plain-array.js";
 
 /**

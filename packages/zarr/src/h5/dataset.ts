@@ -1,10 +1,5 @@
-import {
-  type AnySelection,
-  formatShape,
-  type SelectionOptions,
-  type SetValue,
-  type ZarrArray,
-} from "@z/array";
+import type { AnySelection, SelectionOptions, SetValue, ZarrArray } from "@z/array";
+import { formatShape } from "@z/array/internal";
 import type { Mask } from "@z/indexing";
 import type { Chunk, DataType, JsonObject } from "@z/metadata";
 import { AttributeManager, MAXSHAPE_ATTRIBUTE } from "./attrs.js";

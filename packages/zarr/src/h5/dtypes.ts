@@ -1,4 +1,5 @@
-import { type DataType, formatValue, resolveNumpyDataType } from "@z/metadata";
+import { type DataType, resolveNumpyDataType } from "@z/metadata";
+import { formatValue } from "@z/metadata/internal";
 import { H5ValueError } from "./errors.js";
 
 /** NumPy's one-letter type codes and Python's type names, as h5py accepts them. */

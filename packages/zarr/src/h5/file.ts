@@ -1,15 +1,12 @@
+import { consolidateMetadata, createGroup, type ZarrArray, ZarrGroup } from "@z/array";
 import {
-  consolidateMetadata,
-  createGroup,
   type HierarchyChange,
   nodeFromMetadata,
   readConsolidatedHolder,
   readNodeMetadata,
   updateConsolidated,
-  type ZarrArray,
-  Group as ZarrGroup,
-} from "@z/array";
-import { formatValue } from "@z/metadata";
+} from "@z/array/internal";
+import { formatValue } from "@z/metadata/internal";
 import {
   isWritable,
   NotFoundError,

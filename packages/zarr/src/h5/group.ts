@@ -6,14 +6,14 @@ import {
   copyNode,
   createArray,
   createGroup,
-  dataTypeOfContainer,
   guessChunks,
   type NdValue,
-  readNodeMetadata,
   ZarrArray,
-  type Group as ZarrGroup,
+  type ZarrGroup,
 } from "@z/array";
-import { isTypedArray, type JsonObject, product, resolveNumpyDataType } from "@z/metadata";
+import { dataTypeOfContainer, readNodeMetadata } from "@z/array/internal";
+import { isTypedArray, type JsonObject, resolveNumpyDataType } from "@z/metadata";
+import { product } from "@z/metadata/internal";
 import {
   joinKey,
   NotFoundError,

@@ -13,10 +13,17 @@
 import "../index.js";
 
 export { slice } from "@z/indexing";
-export * from "./attrs.js";
-export * from "./compression.js";
-export * from "./dataset.js";
-export * from "./dtypes.js";
-export * from "./errors.js";
-export * from "./file.js";
-export * from "./group.js";
+export { AttributeManager, type AttributeOwner } from "./attrs.js";
+export type { BloscOptions, Compression } from "./compression.js";
+export { Dataset } from "./dataset.js";
+export {
+  ClosedFileError,
+  FileExistsError,
+  FileModeError,
+  H5Error,
+  H5TypeError,
+  H5ValueError,
+  NameExistsError,
+} from "./errors.js";
+export { File, type FileMode, type FileOptions, H5File } from "./file.js";
+export { type CopyOptions, type DatasetOptions, Group, type H5Node } from "./group.js";

@@ -1,4 +1,4 @@
-import { Group, MemoryStore, open, type StoreLike, slice, ZarrArray } from "@z/zarr";
+import { MemoryStore, open, type StoreLike, slice, ZarrArray, ZarrGroup } from "@z/zarr";
 import { InvariantError } from "./harness.js";
 
 /**
@@ -31,7 +31,7 @@ export async function exerciseNode(store: StoreLike, path = ""): Promise<void> {
     await readWriteCorner(node);
     return;
   }
-  if (!(node instanceof Group))
+  if (!(node instanceof ZarrGroup))
     throw new InvariantError("open returned neither an array nor a group");
   const members = await node.members();
   for (const [, member] of members.slice(0, MEMBERS)) {

@@ -1,0 +1,14 @@
+/**
+ * Internals of `@z/codecs` shared with the other `@z` packages: the shard index, the default
+ * decode pool, the byte shuffles and numcodecs filter helpers. Not part of the public API: names
+ * here change without a major version. Applications import `@z/codecs`.
+ * @packageDocumentation
+ */
+export { subchunkOffset, writableChunk } from "./chunk-copy.js";
+export { parseCastValueOptions } from "./extensions/cast-value.js";
+export { packedLength } from "./filters/packbits.js";
+export { quantizeBits } from "./filters/quantize.js";
+export { shuffleBytes, unshuffleBytes } from "./filters/shuffle.js";
+export { DEFAULT_INDEX_CODECS, parseShardingConfiguration } from "./sharding/config.js";
+export { EMPTY_ENTRY } from "./sharding/shard-index.js";
+export { defaultDecodePool, isMissingRegistration } from "./workers/decode-pool.js";
