@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import { getLogger } from "@z/log";
 import { type Chunk, MetadataError, type NamedConfig, product } from "@z/metadata";
 import { DecodeError } from "./errors.js";
@@ -126,9 +127,11 @@ export class CodecPipeline {
   /** Encodes a chunk (any strides) into the bytes to store. */
   async encode(chunk: Chunk): Promise<Uint8Array> {
     const start = codecLog.enabled("debug") ? performance.now() : -1;
-    for (const { codec, spec } of this.arrayToArray) chunk = await codec.encode(chunk, spec);
-    let bytes = await this.arrayToBytes.codec.encode(chunk, this.arrayToBytes.spec);
-    for (const codec of this.bytesToBytes) bytes = await codec.encode(bytes);
+    for (const { codec, spec } of this.arrayToArray)
+      chunk = await naming(codec, () => codec.encode(chunk, spec));
+    const { codec, spec } = this.arrayToBytes;
+    let bytes = await naming(codec, () => codec.encode(chunk, spec));
+    for (const codec of this.bytesToBytes) bytes = await naming(codec, () => codec.encode(bytes));
     if (start >= 0) this.log("encoded", chunk.shape, bytes.length, start);
     return bytes;
   }
@@ -143,21 +146,26 @@ export class CodecPipeline {
     const stored = bytes.length;
     for (let k = this.bytesToBytes.length - 1; k >= 0; k--) {
       const expectedSize = this.sizes[k];
-      bytes = await this.bytesToBytes[k].decode(bytes, {
-        expectedSize,
-        maxSize: expectedSize ?? this.maxDecodedBytes,
-      });
+      const codec = this.bytesToBytes[k];
+      const input = bytes;
+      bytes = await naming(codec, () =>
+        codec.decode(input, { expectedSize, maxSize: expectedSize ?? this.maxDecodedBytes }),
+      );
       if (expectedSize !== undefined && bytes.length !== expectedSize) {
         throw new DecodeError(
-          `Codec "${this.bytesToBytes[k].name}" decoded ${bytes.length} bytes; the chunk needs exactly ${expectedSize}`,
+          `Codec "${codec.name}" decoded ${bytes.length} bytes; the chunk needs exactly ${expectedSize}`,
+          { codec: codec.name },
         );
       }
     }
-    let chunk = await this.arrayToBytes.codec.decode(bytes, this.arrayToBytes.spec);
-    checkShape(chunk, this.arrayToBytes.spec, this.arrayToBytes.codec.name);
+    const { codec, spec } = this.arrayToBytes;
+    const input = bytes;
+    let chunk = await naming(codec, () => codec.decode(input, spec));
+    checkShape(chunk, spec, codec.name);
     for (let k = this.arrayToArray.length - 1; k >= 0; k--) {
       const { codec, spec } = this.arrayToArray[k];
-      chunk = await codec.decode(chunk, spec);
+      const input = chunk;
+      chunk = await naming(codec, () => codec.decode(input, spec));
       checkShape(chunk, spec, codec.name);
     }
     if (start >= 0) this.log("decoded", chunk.shape, stored, start);
@@ -181,12 +189,25 @@ function orderError(where: string, codec: Codec, problem: string): MetadataError
   );
 }
 
+/**
+ * Runs one codec's encode or decode; an `@z` error it raises carries the codec's name as
+ * `codec` (unless it names one already: a sharding codec's inner codec knows better).
+ */
+async function naming<T>(codec: Codec, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw locateError(error, "", { codec: codec.name });
+  }
+}
+
 function checkShape(chunk: Chunk, spec: ChunkSpec, codecName: string): void {
   const ok =
     chunk.shape.length === spec.shape.length && chunk.shape.every((n, i) => n === spec.shape[i]);
   if (!ok) {
     throw new DecodeError(
       `Codec "${codecName}" decoded a chunk of shape [${chunk.shape}] (${product(chunk.shape)} elements); expected [${spec.shape}]`,
+      { codec: codecName },
     );
   }
 }
