@@ -58,7 +58,9 @@ function run(
         `${label}: the data decompresses to more than ${limit} bytes, the most this chunk may hold`,
       );
     }
-    throw new DecodeError(`${label}: corrupt or truncated data (${(error as Error).message})`);
+    throw new DecodeError(`${label}: corrupt or truncated data (${(error as Error).message})`, {
+      cause: error,
+    });
   }
   if (out.length > limit) {
     throw new DecodeError(
