@@ -1,4 +1,4 @@
-import { createArray, createGroup, openArray } from "@z/array";
+import { type CodecSpec, createArray, createGroup, openArray } from "@z/array";
 import type { ChecksumError, DecodeError } from "@z/codecs";
 import { type InvalidKeyError, isZarrError, MapStore } from "@z/store-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
@@ -18,7 +18,7 @@ async function rejection(operation: Promise<unknown>): Promise<unknown> {
 }
 
 /** A 1-d int32 array of 8 elements in chunks of 4 with `codecs`, written with 0..7. */
-async function writtenArray(codecs: object[]) {
+async function writtenArray(codecs: CodecSpec[]) {
   const store = new Map<string, Uint8Array>();
   const arr = await createArray(store, {
     path: "g/arr",
