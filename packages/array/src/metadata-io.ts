@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import {
   type ArrayMetadata,
   arrayMetadataToV2Json,
@@ -57,7 +58,12 @@ export async function readJson(
   signal?: AbortSignal,
 ): Promise<JsonValue | undefined> {
   const bytes = await store.get(key, { signal });
-  return bytes === undefined ? undefined : parseJson(bytes, `/${key}`);
+  if (bytes === undefined) return undefined;
+  try {
+    return parseJson(bytes, `/${key}`);
+  } catch (error) {
+    throw locateError(error, "", { key });
+  }
 }
 
 function noConsolidated(path: string): NotFoundError {
@@ -92,7 +98,7 @@ export async function readNodeMetadata(
     const key = joinKey(path, METADATA_KEYS.zarrJson);
     const doc = await readJson(store, key, signal);
     if (doc !== undefined) {
-      const node = parseV3Node(doc, `/${key}`);
+      const node = parseV3NodeAt(doc, key, path);
       if (node.kind === "group" && useConsolidated) {
         node.consolidated = ConsolidatedMetadata.fromV3(
           node.metadata.consolidatedMetadata,
@@ -173,6 +179,15 @@ export function parseV2Node(
     kind: "group",
     metadata: parseGroupMetadataV2(zgroup, zattrs, whereOf(METADATA_KEYS.zgroup)),
   };
+}
+
+/** Parses the v3 `zarr.json` at `key` (of the node at `path`); its errors carry both. */
+function parseV3NodeAt(doc: JsonValue, key: string, path: string): NodeMetadata {
+  try {
+    return parseV3Node(doc, `/${key}`);
+  } catch (error) {
+    throw locateError(error, "", { key, path });
+  }
 }
 
 /** Parses a v3 `zarr.json` of either node type. */

@@ -116,6 +116,28 @@ describe("a bad key", () => {
   });
 });
 
+describe("a broken metadata document", () => {
+  it("is a MetadataError carrying the document's key and the node's path", async () => {
+    const { store } = await writtenArray([bytesCodec]);
+    const key = "g/arr/zarr.json";
+    const doc = JSON.parse(new TextDecoder().decode(store.get(key)));
+    store.set(key, new TextEncoder().encode(JSON.stringify({ ...doc, fill_value: "many" })));
+    const error = await rejection(openArray(store, { path: "g/arr" }));
+    if (!isZarrError(error, "MetadataError")) throw error;
+    expect(error).toMatchObject({ key, path: "g/arr" });
+    expect(error.message).toContain(`/${key}`);
+  });
+
+  it("that is not JSON is a MetadataError carrying its key", async () => {
+    const { store } = await writtenArray([bytesCodec]);
+    const key = "g/arr/zarr.json";
+    store.set(key, new TextEncoder().encode("{ not json"));
+    const error = await rejection(openArray(store, { path: "g/arr" }));
+    if (!isZarrError(error, "MetadataError")) throw error;
+    expect(error.key).toBe(key);
+  });
+});
+
 describe("a node error", () => {
   it("carries the node's path", async () => {
     const store = new Map<string, Uint8Array>();
