@@ -7,4 +7,4 @@ export type { BrandedError, ZarrErrorMap, ZarrErrorName } from "./brand.js";
 export { errorNames, isZarrError, ZARR_ERROR_BRAND } from "./brand.js";
 export { locateError } from "./locate.js";
 export type { ErrorFacts, ZarrErrorOptions } from "./zarr-error.js";
-export { nameErrorClass, setFacts, ZarrError } from "./zarr-error.js";
+export { nameErrorClass, ZarrError } from "./zarr-error.js";
