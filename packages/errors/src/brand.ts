@@ -46,6 +46,7 @@ export interface BrandedError extends Error {
  * @category Errors
  */
 export function isZarrError(error: unknown): error is BrandedError;
+/** True for an `@z` error of the class registered as `name` (or a subclass), narrowed to it. */
 export function isZarrError<N extends ZarrErrorName>(
   error: unknown,
   name: N,

@@ -41,6 +41,7 @@ export class ZarrError extends Error {
   static {
     nameErrorClass(ZarrError, "ZarrError");
   }
+  /** The `@z` error brand, which {@link isZarrError} checks. */
   readonly [ZARR_ERROR_BRAND] = true as const;
   /** The store key the error is about, when there is one. */
   declare readonly key?: string;
