@@ -7,7 +7,7 @@ import { ZARR_ERROR_BRAND } from "./brand.js";
 export interface ErrorFacts {
   /** The store key the error is about (a chunk, a shard, a metadata document). */
   key?: string;
-  /** The node path (array or group) the error is about, without a leading `/`. */
+  /** The node path (array or group) the error is about (`a/b`; a `NotFoundError` shows it as `/a/b`). */
   path?: string;
   /** The name of the codec that failed. */
   codec?: string;
