@@ -1,4 +1,3 @@
-import { ShardingCodec } from "@z/codecs";
 import {
   BasicIndexer,
   type BasicSelection,
@@ -67,16 +66,10 @@ export class ZarrArray<C extends Container = Container> {
 
   private static stateFor(store: Readable, path: string, metadata: ArrayMetadata) {
     const io = new ChunkIo(store, path, metadata);
-    const { arrayToArray, arrayToBytes, bytesToBytes } = io.pipeline;
-    // Sharded reads go inner chunk by inner chunk, unless codecs around the sharding codec
-    // transform whole shards; then a shard is just a chunk, decoded whole.
-    const sharded =
-      arrayToBytes.codec instanceof ShardingCodec &&
-      arrayToArray.length === 0 &&
-      bytesToBytes.length === 0;
-    const access: ChunkAccess = sharded
-      ? new ShardedAccess(io, arrayToBytes.codec as ShardingCodec)
-      : io;
+    // Chunks whose pipeline reads and writes sub-chunks (a sharding codec with no codec around
+    // it) go sub-chunk by sub-chunk; any other chunk (a shard under a compressor, say) is read
+    // and written whole.
+    const access: ChunkAccess = io.pipeline.supportsPartialIo ? new ShardedAccess(io) : io;
     return { metadata, io, access };
   }
 

@@ -18,3 +18,4 @@ export * from "./ranges-of.js";
 export * from "./store.js";
 export * from "./wrappers.js";
 export * from "./writable-check.js";
+export * from "./zarrita-adapter.js";

@@ -23,5 +23,6 @@ export * from "@z/store-browser";
 export * from "@z/store-core";
 export * from "@z/store-http";
 export * from "@z/store-memory";
+export * from "@z/store-reference";
 export * from "@z/store-zip";
 export * from "./locations.js";
