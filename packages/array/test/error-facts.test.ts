@@ -84,6 +84,47 @@ describe("a corrupt chunk", () => {
   });
 });
 
+describe("a corrupt shard", () => {
+  it("read in part names the shard's key and the sharding codec", async () => {
+    const sharding = {
+      name: "sharding_indexed",
+      configuration: {
+        chunk_shape: [2],
+        codecs: [bytesCodec],
+        index_codecs: [bytesCodec, { name: "crc32c" }],
+        index_location: "end",
+      },
+    };
+    const { store } = await writtenArray([sharding]);
+    const key = "g/arr/c/0";
+    const stored = store.get(key)!.slice();
+    stored[stored.length - 5] ^= 1; // the index's checksum no longer matches
+    store.set(key, stored);
+    const error = await rejection((await openArray(store, { path: "g/arr" })).get([0]));
+    if (!isZarrError(error, "DecodeError")) throw error;
+    expect(error.key).toBe(key);
+    expect(error.codec).toBe("crc32c"); // the index's own checksum codec
+    expect(error.message).toContain(`shard /${key}`);
+  });
+
+  it("whose index points past its end names the sharding codec", async () => {
+    const sharding = {
+      name: "sharding_indexed",
+      configuration: { chunk_shape: [2], codecs: [bytesCodec], index_codecs: [bytesCodec] },
+    };
+    const { store } = await writtenArray([sharding]);
+    const key = "g/arr/c/0";
+    const stored = store.get(key)!.slice();
+    // Two inner chunks: the index is the last 32 bytes; its first offset now lies far past the end.
+    new DataView(stored.buffer).setBigUint64(stored.length - 32, 1_000_000n, true);
+    store.set(key, stored);
+    const error = await rejection((await openArray(store, { path: "g/arr" })).get([0]));
+    if (!isZarrError(error, "DecodeError")) throw error;
+    expect(error).toMatchObject({ key, codec: "sharding_indexed" });
+    expect(error.message).toMatch(/past the end of the shard/);
+  });
+});
+
 describe("a bad key", () => {
   const hostile = ["a/../b", "a//b", "/abs", "a/./b", "a\\b", "nul\0"];
 

@@ -169,14 +169,23 @@ export class CodecPipeline {
    * does not exist). Without partial I/O, it reads and decodes the whole chunk up front.
    * @throws DecodeError, ChecksumError
    */
-  partialDecoder(
+  async partialDecoder(
     source: ByteRangeSource,
     options: PartialIoOptions = {},
   ): Promise<PartialDecoder | undefined> {
     const partial = this.partial;
-    return partial
-      ? partial.partialDecoder(source, options)
-      : wholeChunkDecoder(this, source, options);
+    if (!partial) return wholeChunkDecoder(this, source, options);
+    const codec = this.arrayToBytes.codec;
+    const decoder = await naming(codec, () => partial.partialDecoder(source, options));
+    if (decoder === undefined) return undefined;
+    // Its errors name the codec too, however late they come.
+    return {
+      get heldBytes() {
+        return decoder.heldBytes;
+      },
+      decodeSubchunks: (coords, decodeOptions) =>
+        naming(codec, () => decoder.decodeSubchunks(coords, decodeOptions)),
+    };
   }
 
   /**
@@ -191,7 +200,7 @@ export class CodecPipeline {
   ): Promise<Uint8Array | undefined> {
     const partial = this.partial;
     return partial
-      ? partial.partialEncode(current, writes, options)
+      ? naming(this.arrayToBytes.codec, () => partial.partialEncode(current, writes, options))
       : wholeChunkEncode(this, current, writes, options);
   }
 
