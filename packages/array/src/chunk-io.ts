@@ -1,5 +1,6 @@
-import { type ChunkDecodePool, CodecError, CodecPipeline } from "@z/codecs";
+import { type ChunkDecodePool, CodecPipeline } from "@z/codecs";
 import { writableChunk } from "@z/codecs/internal";
+import { locateError } from "@z/errors";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
@@ -341,11 +342,8 @@ export function isFill(
 
 /**
  * Prefixes an error message with where it happened (a chunk key, a node path); with `key`, also
- * records the store key on codec errors that do not name one yet.
+ * records the store key on `@z` errors that do not name one yet (see `locateError`).
  */
 export function locate(error: unknown, where: string, key?: string): unknown {
-  if (error instanceof Error && !error.message.startsWith(where))
-    error.message = `${where}: ${error.message}`;
-  if (key !== undefined && error instanceof CodecError && error.key === undefined) error.key = key;
-  return error;
+  return locateError(error, where, { key });
 }

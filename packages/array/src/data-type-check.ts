@@ -1,3 +1,4 @@
+import { nameErrorClass } from "@z/errors";
 import type { DataType } from "@z/metadata";
 import { resolveDtype } from "./array-metadata-builder.js";
 import { NodeError } from "./errors.js";
@@ -7,10 +8,12 @@ import { NodeError } from "./errors.js";
  * @category Errors
  */
 export class DataTypeMismatchError extends NodeError {
-  override name = "DataTypeMismatchError";
+  static {
+    nameErrorClass(DataTypeMismatchError, "DataTypeMismatchError");
+  }
   constructor(
     /** The array's path. */
-    readonly path: string,
+    override readonly path: string,
     /** The data type asked for. */
     readonly expected: string,
     /** The array's data type (its v3 name). */

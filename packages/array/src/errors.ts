@@ -1,12 +1,29 @@
-const ZARR_ERROR_BRAND = Symbol.for("@z/error");
+import { nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
+import type { DataTypeMismatchError } from "./data-type-check.js";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    NodeError: NodeError;
+    ContainsArrayError: ContainsArrayError;
+    ContainsGroupError: ContainsGroupError;
+    ValueShapeError: ValueShapeError;
+    DataTypeMismatchError: DataTypeMismatchError;
+  }
+}
 
 /**
  * Base class of the errors raised by arrays and groups.
  * @category Errors
  */
-export class NodeError extends Error {
-  override name = "NodeError";
-  readonly [ZARR_ERROR_BRAND] = true;
+export class NodeError extends ZarrError {
+  static {
+    nameErrorClass(NodeError, "NodeError");
+  }
+  /** The path of the node (array or group) the error is about, without a leading `/`. */
+  declare readonly path?: string;
+  constructor(message?: string, options?: Pick<ZarrErrorOptions, "path" | "key" | "cause">) {
+    super(message, options);
+  }
 }
 
 /**
@@ -14,12 +31,15 @@ export class NodeError extends Error {
  * @category Errors
  */
 export class ContainsArrayError extends NodeError {
-  override name = "ContainsArrayError";
-  constructor(
-    readonly path: string,
-    hint = "",
-  ) {
-    super(`An array already exists at ${JSON.stringify(`/${path}`)}${hint ? `: ${hint}` : ""}`);
+  static {
+    nameErrorClass(ContainsArrayError, "ContainsArrayError");
+  }
+  /** The node's path. */
+  declare readonly path: string;
+  constructor(path: string, hint = "") {
+    super(`An array already exists at ${JSON.stringify(`/${path}`)}${hint ? `: ${hint}` : ""}`, {
+      path,
+    });
   }
 }
 
@@ -28,12 +48,15 @@ export class ContainsArrayError extends NodeError {
  * @category Errors
  */
 export class ContainsGroupError extends NodeError {
-  override name = "ContainsGroupError";
-  constructor(
-    readonly path: string,
-    hint = "",
-  ) {
-    super(`A group already exists at ${JSON.stringify(`/${path}`)}${hint ? `: ${hint}` : ""}`);
+  static {
+    nameErrorClass(ContainsGroupError, "ContainsGroupError");
+  }
+  /** The node's path. */
+  declare readonly path: string;
+  constructor(path: string, hint = "") {
+    super(`A group already exists at ${JSON.stringify(`/${path}`)}${hint ? `: ${hint}` : ""}`, {
+      path,
+    });
   }
 }
 
@@ -42,5 +65,7 @@ export class ContainsGroupError extends NodeError {
  * @category Errors
  */
 export class ValueShapeError extends NodeError {
-  override name = "ValueShapeError";
+  static {
+    nameErrorClass(ValueShapeError, "ValueShapeError");
+  }
 }

@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import { type JsonValue, parseGroupMetadataV2, parseJson } from "@z/metadata";
 import { METADATA_KEYS } from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
@@ -33,7 +34,12 @@ export async function readJson(
   signal?: AbortSignal,
 ): Promise<JsonValue | undefined> {
   const bytes = await store.get(key, { signal });
-  return bytes === undefined ? undefined : parseJson(bytes, `/${key}`);
+  if (bytes === undefined) return undefined;
+  try {
+    return parseJson(bytes, `/${key}`);
+  } catch (error) {
+    throw locateError(error, "", { key });
+  }
 }
 
 function noConsolidated(path: string): NotFoundError {
@@ -68,7 +74,7 @@ export async function readNodeMetadata(
     const key = joinKey(path, METADATA_KEYS.zarrJson);
     const doc = await readJson(store, key, signal);
     if (doc !== undefined) {
-      const node = parseV3Node(doc, `/${key}`);
+      const node = parseV3NodeAt(doc, key, path);
       if (node.kind === "group" && useConsolidated) {
         node.consolidated = ConsolidatedMetadata.fromV3(
           node.metadata.consolidatedMetadata,
@@ -126,6 +132,15 @@ async function readV2Node(
   if (zarray === undefined && zgroup === undefined) return undefined;
   const zattrs = await readJson(store, joinKey(path, METADATA_KEYS.zattrs), signal);
   return parseV2Node(zarray, zgroup, zattrs, (name) => `/${joinKey(path, name)}`);
+}
+
+/** Parses the v3 `zarr.json` at `key` (of the node at `path`); its errors carry both. */
+function parseV3NodeAt(doc: JsonValue, key: string, path: string): NodeMetadata {
+  try {
+    return parseV3Node(doc, `/${key}`);
+  } catch (error) {
+    throw locateError(error, "", { key, path });
+  }
 }
 
 /** Writes metadata documents under a node path. */

@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import {
   type ArrayMetadata,
   type GroupMetadata,
@@ -110,8 +111,7 @@ function planNode(store: Readable, path: string, spec: NodeInput, defaultFormat:
     try {
       metadata = buildArrayMetadata({ ...spec, zarrFormat });
     } catch (error) {
-      if (error instanceof MetadataError) error.message = `/${path}: ${error.message}`;
-      throw error;
+      throw error instanceof MetadataError ? locateError(error, `/${path}`, { path }) : error;
     }
     // Building the array object builds its codec pipeline, so unknown codecs fail here,
     // before any write.

@@ -1,18 +1,34 @@
-const ZARR_ERROR_BRAND = Symbol.for("@z/error");
+import { nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
 
-/** Base class of the errors codecs raise. */
-export class CodecError extends Error {
-  override name = "CodecError";
-  readonly [ZARR_ERROR_BRAND] = true;
-  /**
-   * The store key of the chunk or shard the error is about. Codecs do not know it; the reader
-   * that fetched the bytes sets it (and names the key in the message) before passing the error on.
-   */
-  key?: string;
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    CodecError: CodecError;
+    UnknownCodecError: UnknownCodecError;
+    CodecConfigError: CodecConfigError;
+    DecodeError: DecodeError;
+    ChecksumError: ChecksumError;
+  }
+}
 
-  constructor(message?: string, options?: { key?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    if (options?.key !== undefined) this.key = options.key;
+/** What a codec error can say about where it happened and why. */
+export type CodecErrorOptions = Pick<ZarrErrorOptions, "key" | "codec" | "cause">;
+
+/**
+ * Base class of the errors codecs raise. `codec` names the codec that failed: the codec pipeline
+ * sets it when the codec did not. `key` is the store key of the chunk or shard: codecs do not
+ * know it, the reader that fetched the bytes records it (and names it in the message).
+ */
+export class CodecError extends ZarrError {
+  static {
+    nameErrorClass(CodecError, "CodecError");
+  }
+  /** The store key of the chunk or shard the error is about, when known. */
+  declare readonly key?: string;
+  /** The name of the codec that failed, when known. */
+  declare readonly codec?: string;
+
+  constructor(message?: string, options?: CodecErrorOptions) {
+    super(message, options);
   }
 }
 
@@ -21,34 +37,40 @@ export class CodecError extends Error {
  * @category Errors
  */
 export class UnknownCodecError extends CodecError {
-  override name = "UnknownCodecError";
+  static {
+    nameErrorClass(UnknownCodecError, "UnknownCodecError");
+  }
+  /** The unknown codec's name. */
+  declare readonly codec: string;
   /** @param reason why a known codec cannot be used, replacing the generic advice */
-  constructor(
-    readonly codec: string,
-    where = "",
-    reason?: string,
-  ) {
+  constructor(codec: string, where = "", reason?: string) {
     super(
       `${reason ? "Unsupported" : "Unknown"} codec "${codec}"${where ? ` in ${where}` : ""}. ` +
         (reason
           ? `${reason}.`
           : "Register it with registerCodec() if it comes from an extension, or import the package that provides it."),
+      { codec },
     );
   }
 }
 
 /** A codec configuration that is invalid (a missing field, a value out of range). */
 export class CodecConfigError extends CodecError {
-  override name = "CodecConfigError";
+  static {
+    nameErrorClass(CodecConfigError, "CodecConfigError");
+  }
 }
 
 /**
  * Bytes that do not decode: corrupt or truncated data, or a chunk that decodes to a size other
- * than the chunk's. Never garbage, never an unbounded allocation.
+ * than the chunk's. Never garbage, never an unbounded allocation. `key` names the chunk,
+ * `codec` the codec that refused the bytes, `cause` what a library underneath reported.
  * @category Errors
  */
 export class DecodeError extends CodecError {
-  override name = "DecodeError";
+  static {
+    nameErrorClass(DecodeError, "DecodeError");
+  }
 }
 
 /**
@@ -56,5 +78,7 @@ export class DecodeError extends CodecError {
  * @category Errors
  */
 export class ChecksumError extends DecodeError {
-  override name = "ChecksumError";
+  static {
+    nameErrorClass(ChecksumError, "ChecksumError");
+  }
 }

@@ -55,6 +55,7 @@ export {
   ChecksumError,
   CodecConfigError,
   CodecError,
+  type CodecErrorOptions,
   DecodeError,
   UnknownCodecError,
 } from "./errors.js";

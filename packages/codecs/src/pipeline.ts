@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import { getLogger } from "@z/log";
 import { type Chunk, MetadataError, type NamedConfig } from "@z/metadata";
 import { product } from "@z/metadata/internal";
@@ -169,14 +170,23 @@ export class CodecPipeline {
    * does not exist). Without partial I/O, it reads and decodes the whole chunk up front.
    * @throws DecodeError, ChecksumError
    */
-  partialDecoder(
+  async partialDecoder(
     source: ByteRangeSource,
     options: PartialIoOptions = {},
   ): Promise<PartialDecoder | undefined> {
     const partial = this.partial;
-    return partial
-      ? partial.partialDecoder(source, options)
-      : wholeChunkDecoder(this, source, options);
+    if (!partial) return wholeChunkDecoder(this, source, options);
+    const codec = this.arrayToBytes.codec;
+    const decoder = await naming(codec, () => partial.partialDecoder(source, options));
+    if (decoder === undefined) return undefined;
+    // Its errors name the codec too, however late they come.
+    return {
+      get heldBytes() {
+        return decoder.heldBytes;
+      },
+      decodeSubchunks: (coords, decodeOptions) =>
+        naming(codec, () => decoder.decodeSubchunks(coords, decodeOptions)),
+    };
   }
 
   /**
@@ -191,16 +201,18 @@ export class CodecPipeline {
   ): Promise<Uint8Array | undefined> {
     const partial = this.partial;
     return partial
-      ? partial.partialEncode(current, writes, options)
+      ? naming(this.arrayToBytes.codec, () => partial.partialEncode(current, writes, options))
       : wholeChunkEncode(this, current, writes, options);
   }
 
   /** Encodes a chunk (any strides) into the bytes to store. */
   async encode(chunk: Chunk): Promise<Uint8Array> {
     const start = codecLog.enabled("debug") ? performance.now() : -1;
-    for (const { codec, spec } of this.arrayToArray) chunk = await codec.encode(chunk, spec);
-    let bytes = await this.arrayToBytes.codec.encode(chunk, this.arrayToBytes.spec);
-    for (const codec of this.bytesToBytes) bytes = await codec.encode(bytes);
+    for (const { codec, spec } of this.arrayToArray)
+      chunk = await naming(codec, () => codec.encode(chunk, spec));
+    const { codec, spec } = this.arrayToBytes;
+    let bytes = await naming(codec, () => codec.encode(chunk, spec));
+    for (const codec of this.bytesToBytes) bytes = await naming(codec, () => codec.encode(bytes));
     if (start >= 0) this.log("encoded", chunk.shape, bytes.length, start);
     return bytes;
   }
@@ -215,21 +227,26 @@ export class CodecPipeline {
     const stored = bytes.length;
     for (let k = this.bytesToBytes.length - 1; k >= 0; k--) {
       const expectedSize = this.sizes[k];
-      bytes = await this.bytesToBytes[k].decode(bytes, {
-        expectedSize,
-        maxSize: expectedSize ?? this.maxDecodedBytes,
-      });
+      const codec = this.bytesToBytes[k];
+      const input = bytes;
+      bytes = await naming(codec, () =>
+        codec.decode(input, { expectedSize, maxSize: expectedSize ?? this.maxDecodedBytes }),
+      );
       if (expectedSize !== undefined && bytes.length !== expectedSize) {
         throw new DecodeError(
-          `Codec "${this.bytesToBytes[k].name}" decoded ${bytes.length} bytes; the chunk needs exactly ${expectedSize}`,
+          `Codec "${codec.name}" decoded ${bytes.length} bytes; the chunk needs exactly ${expectedSize}`,
+          { codec: codec.name },
         );
       }
     }
-    let chunk = await this.arrayToBytes.codec.decode(bytes, this.arrayToBytes.spec);
-    checkShape(chunk, this.arrayToBytes.spec, this.arrayToBytes.codec.name);
+    const { codec, spec } = this.arrayToBytes;
+    const input = bytes;
+    let chunk = await naming(codec, () => codec.decode(input, spec));
+    checkShape(chunk, spec, codec.name);
     for (let k = this.arrayToArray.length - 1; k >= 0; k--) {
       const { codec, spec } = this.arrayToArray[k];
-      chunk = await codec.decode(chunk, spec);
+      const input = chunk;
+      chunk = await naming(codec, () => codec.decode(input, spec));
       checkShape(chunk, spec, codec.name);
     }
     if (start >= 0) this.log("decoded", chunk.shape, stored, start);
@@ -253,12 +270,25 @@ function orderError(where: string, codec: Codec, problem: string): MetadataError
   );
 }
 
+/**
+ * Runs one codec's encode or decode; an `@z` error it raises carries the codec's name as
+ * `codec` (unless it names one already: a sharding codec's inner codec knows better).
+ */
+async function naming<T>(codec: Codec, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw locateError(error, "", { codec: codec.name });
+  }
+}
+
 function checkShape(chunk: Chunk, spec: ChunkSpec, codecName: string): void {
   const ok =
     chunk.shape.length === spec.shape.length && chunk.shape.every((n, i) => n === spec.shape[i]);
   if (!ok) {
     throw new DecodeError(
       `Codec "${codecName}" decoded a chunk of shape [${chunk.shape}] (${product(chunk.shape)} elements); expected [${spec.shape}]`,
+      { codec: codecName },
     );
   }
 }

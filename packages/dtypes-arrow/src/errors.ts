@@ -1,7 +1,15 @@
 import { CodecError, DecodeError } from "@z/codecs";
+import { nameErrorClass, ZARR_ERROR_BRAND } from "@z/errors";
 import { InvalidDataTypeError } from "@z/metadata";
 
-const ZARR_ERROR_BRAND = Symbol.for("@z/error");
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    ArrowFieldError: ArrowFieldError;
+    ArrowSchemaMismatchError: ArrowSchemaMismatchError;
+    ArrowValueError: ArrowValueError;
+    ArrowEncodeError: ArrowEncodeError;
+  }
+}
 
 /**
  * An Arrow field description that does not parse: JSON that is not a field in Arrow's
@@ -9,7 +17,9 @@ const ZARR_ERROR_BRAND = Symbol.for("@z/error");
  * type with the wrong children. The message names the offending member (`field.children[0].type`).
  */
 export class ArrowFieldError extends InvalidDataTypeError {
-  override name = "ArrowFieldError";
+  static {
+    nameErrorClass(ArrowFieldError, "ArrowFieldError");
+  }
 }
 
 /**
@@ -17,7 +27,9 @@ export class ArrowFieldError extends InvalidDataTypeError {
  * type, nullability, child name, index type), or that lack the column the codec reads.
  */
 export class ArrowSchemaMismatchError extends DecodeError {
-  override name = "ArrowSchemaMismatchError";
+  static {
+    nameErrorClass(ArrowSchemaMismatchError, "ArrowSchemaMismatchError");
+  }
 }
 
 /**
@@ -26,11 +38,16 @@ export class ArrowSchemaMismatchError extends DecodeError {
  * names where in the value the problem is (`element.items[2].x`).
  */
 export class ArrowValueError extends TypeError {
-  override name = "ArrowValueError";
-  readonly [ZARR_ERROR_BRAND] = true;
+  static {
+    nameErrorClass(ArrowValueError, "ArrowValueError");
+  }
+  /** The `@z` error brand (see `isZarrError`): a `TypeError` cannot extend `ZarrError`. */
+  readonly [ZARR_ERROR_BRAND] = true as const;
 }
 
 /** A chunk the Arrow codecs cannot encode (more than 2^31 - 1 bytes in a 32-bit-offset column). */
 export class ArrowEncodeError extends CodecError {
-  override name = "ArrowEncodeError";
+  static {
+    nameErrorClass(ArrowEncodeError, "ArrowEncodeError");
+  }
 }

@@ -1,4 +1,5 @@
 import { type CodecPipeline, DEFAULT_MAX_DECODED_BYTES } from "@z/codecs";
+import { locateError } from "@z/errors";
 import type { Chunk } from "@z/metadata";
 import { arrowVectorFromBuffers, toArrowVector, type VlenVector } from "./arrow.js";
 import { elementCount } from "./codecs/common.js";
@@ -62,12 +63,6 @@ function vlenToBuffers(
   return { offsets, data };
 }
 
-function locate(error: unknown, where: string): unknown {
-  if (error instanceof Error && !error.message.startsWith(where))
-    error.message = `${where}: ${error.message}`;
-  return error;
-}
-
 /**
  * Reads one chunk of a string or bytes array as an Arrow vector (Utf8 / Binary, or the Large
  * variants), in C order. A chunk stored with `z.vlen-offsets` becomes a vector whose buffers
@@ -125,6 +120,7 @@ export async function readArrowChunk(
     }
     return await arrowVectorFromBuffers(kind, offsets, data);
   } catch (error) {
-    throw locate(error, `chunk /${array.chunkKey(coords)}`);
+    const key = array.chunkKey(coords);
+    throw locateError(error, `chunk /${key}`, { key });
   }
 }

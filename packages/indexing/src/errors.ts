@@ -1,12 +1,20 @@
-const ZARR_ERROR_BRAND = Symbol.for("@z/error");
+import { nameErrorClass, ZarrError } from "@z/errors";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    SelectionError: SelectionError;
+    BoundsError: BoundsError;
+  }
+}
 
 /**
  * A selection that does not fit the array: wrong number of axes, zero step, wrong value shape.
  * @category Errors
  */
-export class SelectionError extends Error {
-  override name = "SelectionError";
-  readonly [ZARR_ERROR_BRAND] = true;
+export class SelectionError extends ZarrError {
+  static {
+    nameErrorClass(SelectionError, "SelectionError");
+  }
 }
 
 /**
@@ -14,5 +22,7 @@ export class SelectionError extends Error {
  * @category Errors
  */
 export class BoundsError extends SelectionError {
-  override name = "BoundsError";
+  static {
+    nameErrorClass(BoundsError, "BoundsError");
+  }
 }

@@ -1,16 +1,37 @@
-/** Brand shared by every error class of the `@z` packages (see `isZarrError` in `@z/store-core`). */
+import { nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
+import type { InvalidDataTypeError } from "./dtype/dtype-errors.js";
+import type { ValueTypeError } from "./dtype/value-errors.js";
 import { formatValue } from "./format-value.js";
 
-const ZARR_ERROR_BRAND = Symbol.for("@z/error");
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    MetadataError: MetadataError;
+    MetadataLimitError: MetadataLimitError;
+    UnknownDataTypeError: UnknownDataTypeError;
+    InvalidDataTypeError: InvalidDataTypeError;
+    ValueTypeError: ValueTypeError;
+    FillValueError: FillValueError;
+    UnsupportedExtensionError: UnsupportedExtensionError;
+    ChunkGridError: ChunkGridError;
+  }
+}
 
 /**
  * Metadata that cannot be used: malformed JSON, a missing or invalid field, an inconsistent
  * document. The message names the document (store key or node path) and the field.
  * @category Errors
  */
-export class MetadataError extends Error {
-  override name = "MetadataError";
-  readonly [ZARR_ERROR_BRAND] = true;
+export class MetadataError extends ZarrError {
+  static {
+    nameErrorClass(MetadataError, "MetadataError");
+  }
+  /** The store key of the document, when the reader knows it. */
+  declare readonly key?: string;
+  /** The node path whose metadata it is, when known. */
+  declare readonly path?: string;
+  constructor(message?: string, options?: Pick<ZarrErrorOptions, "key" | "path" | "cause">) {
+    super(message, options);
+  }
 }
 
 /**
@@ -20,7 +41,9 @@ export class MetadataError extends Error {
  * @category Errors
  */
 export class MetadataLimitError extends MetadataError {
-  override name = "MetadataLimitError";
+  static {
+    nameErrorClass(MetadataLimitError, "MetadataLimitError");
+  }
   constructor(
     message: string,
     /** The name of the limit (a key of `MetadataLimits`). */
@@ -39,7 +62,9 @@ export class MetadataLimitError extends MetadataError {
  * @category Errors
  */
 export class UnknownDataTypeError extends MetadataError {
-  override name = "UnknownDataTypeError";
+  static {
+    nameErrorClass(UnknownDataTypeError, "UnknownDataTypeError");
+  }
   constructor(
     readonly dataType: unknown,
     where = "",
@@ -53,7 +78,9 @@ export class UnknownDataTypeError extends MetadataError {
 
 /** A fill value whose JSON form does not fit the array's data type. */
 export class FillValueError extends MetadataError {
-  override name = "FillValueError";
+  static {
+    nameErrorClass(FillValueError, "FillValueError");
+  }
 }
 
 /**
@@ -61,7 +88,9 @@ export class FillValueError extends MetadataError {
  * be understood but is not known here.
  */
 export class UnsupportedExtensionError extends MetadataError {
-  override name = "UnsupportedExtensionError";
+  static {
+    nameErrorClass(UnsupportedExtensionError, "UnsupportedExtensionError");
+  }
 }
 
 /**
@@ -71,5 +100,7 @@ export class UnsupportedExtensionError extends MetadataError {
  * @category Errors
  */
 export class ChunkGridError extends MetadataError {
-  override name = "ChunkGridError";
+  static {
+    nameErrorClass(ChunkGridError, "ChunkGridError");
+  }
 }

@@ -1,4 +1,11 @@
+import { nameErrorClass } from "@z/errors";
 import { StoreError } from "@z/store-core";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    BrowserStorageError: BrowserStorageError;
+  }
+}
 
 /**
  * A browser storage API failed (quota exceeded, storage disabled, a name the origin private
@@ -6,18 +13,23 @@ import { StoreError } from "@z/store-core";
  * @category Errors
  */
 export class BrowserStorageError extends StoreError {
-  override name = "BrowserStorageError";
+  static {
+    nameErrorClass(BrowserStorageError, "BrowserStorageError");
+  }
+  /** The key (or prefix) being read or written. */
+  declare readonly key: string;
   constructor(
-    /** The key (or prefix) being read or written. */
-    readonly key: string,
+    key: string,
     /** What the store was doing: `"read"`, `"write"`, `"delete"`, `"list"`, `"open"`. */
     readonly operation: string,
     /** What the browser threw. */
     cause: unknown,
   ) {
     const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-    super(`Could not ${operation} ${JSON.stringify(key)} in browser storage: ${reason}`);
-    this.cause = cause;
+    super(`Could not ${operation} ${JSON.stringify(key)} in browser storage: ${reason}`, {
+      key,
+      cause,
+    });
   }
 }
 

@@ -2,6 +2,8 @@ import {
   AbortError,
   type ByteRange,
   ConflictError,
+  checkRangesRead,
+  checkRead,
   type DirListing,
   type FullStore,
   type GetOptions,
@@ -11,7 +13,6 @@ import {
   type VersionedValue,
   validateKey,
   validatePrefix,
-  validateRange,
 } from "@z/store-core";
 import { BrowserStorageError, newVersion } from "./errors.js";
 
@@ -174,8 +175,7 @@ export class IndexedDBStore implements FullStore {
   }
 
   async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    validateKey(key);
-    if (options?.range) validateRange(options.range);
+    checkRead(key, options?.range, options?.signal);
     const entry = await this.read(key, options?.signal);
     if (entry === undefined) return undefined;
     // A copy of just the range, so a small read does not keep a large value alive.
@@ -187,8 +187,7 @@ export class IndexedDBStore implements FullStore {
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
-    validateKey(key);
-    for (const range of ranges) validateRange(range);
+    checkRangesRead(key, ranges, options?.signal);
     const entry = await this.read(key, options?.signal);
     if (entry === undefined) return undefined;
     return ranges.map((range) => sliceRange(entry.value, range).slice());

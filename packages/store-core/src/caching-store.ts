@@ -1,12 +1,11 @@
 import { ByteLruCache } from "./byte-lru.js";
 import { throwIfAborted } from "./errors.js";
-import { forwardListing, forwardSize, forwardVersions } from "./forward.js";
-import { validateKey, validatePrefix } from "./keys.js";
+import { ForwardingStore } from "./forwarding-store.js";
 import { type ByteRange, sliceRange, validateRange } from "./range.js";
+import { getRangesOf } from "./ranges-of.js";
 import {
   type GetOptions,
   isWritable,
-  type Listable,
   type Readable,
   type SetOptions,
   type Writable,
@@ -54,7 +53,7 @@ function rangeId(range: ByteRange | undefined): string {
  * ```
  * @category Stores
  */
-export class CachingStore implements Readable, Partial<Writable>, Partial<Listable> {
+export class CachingStore extends ForwardingStore {
   /** Hits and misses so far. */
   readonly stats: CacheStats = { hits: 0, misses: 0 };
   readonly #cache: ByteLruCache<string, Uint8Array>;
@@ -64,10 +63,8 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
   /** Bumped by every write: a read that started before a write must not cache what it read. */
   #epoch = 0;
 
-  constructor(
-    readonly inner: Readable,
-    options: CachingStoreOptions = {},
-  ) {
+  constructor(inner: Readable, options: CachingStoreOptions = {}) {
+    super(inner);
     const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.#maxEntryBytes = options.maxEntryBytes ?? Math.floor(maxBytes / 4);
     this.#cache = new ByteLruCache(
@@ -78,22 +75,17 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
     const has = inner.has;
     if (has) {
       this.has = async (key, options) => {
-        validateKey(key);
         throwIfAborted(options?.signal);
         if (this.#idsByKey.has(key)) return true;
         return has.call(inner, key, options);
       };
     }
-    forwardSize(this, inner);
     if (isWritable(inner)) this.#forwardWrites(inner);
-    forwardListing(this, inner);
     // A version must be the stored one, never a cached guess: versioned reads always reach
     // the wrapped store (and refresh the cache with what they read).
-    forwardVersions(this, inner, (key) => key);
     const getVersioned = this.getVersioned;
     if (getVersioned) {
       this.getVersioned = async (key, options) => {
-        validateKey(key);
         const epoch = this.#epoch;
         const versioned = await getVersioned(key, options);
         if (versioned) this.#store(key, undefined, versioned.value, epoch);
@@ -101,21 +93,6 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
       };
     }
   }
-  /** The wrapped store's versioned reads, when it has conditional writes; never cached. */
-  getVersioned?: Readable["getVersioned"];
-  /** The wrapped store's conditional writes, passed through. */
-  readonly conditionalWrites?: boolean;
-  has?: Readable["has"];
-  /** The wrapped store's `size(key)` (HttpStore has one), passed through when it exists. */
-  size?: (key: string, options?: { signal?: AbortSignal }) => Promise<number | undefined>;
-  set?: Writable["set"];
-  setIfNotExists?: Writable["setIfNotExists"];
-  delete?: Writable["delete"];
-  deletePrefix?: Writable["deletePrefix"];
-  list?: Listable["list"];
-  listPrefix?: Listable["listPrefix"];
-  listDir?: Listable["listDir"];
-
   /** Bytes held by the cache now. */
   get cachedBytes(): number {
     return this.#cache.bytes;
@@ -128,8 +105,9 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
     this.#epoch++;
   }
 
-  async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    validateKey(key);
+  // Keys pass through unchecked (the wrapped store checks them; only keys it accepted are
+  // ever cached); ranges are checked here, since cached values answer them.
+  override async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
     if (options?.range) validateRange(options.range);
     throwIfAborted(options?.signal);
     const hit = this.#lookup(key, options?.range);
@@ -149,11 +127,10 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
-    validateKey(key);
     for (const range of ranges) validateRange(range);
     throwIfAborted(options?.signal);
     // No range to look up tells nothing about whether the key exists: ask the wrapped store.
-    if (ranges.length === 0) return this.#fetchRanges(key, ranges, options);
+    if (ranges.length === 0) return getRangesOf(this.inner, key, ranges, options);
     const parts: Uint8Array[] = new Array(ranges.length);
     const missing: number[] = [];
     ranges.forEach((range, i) => {
@@ -166,32 +143,13 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
     this.stats.misses += missing.length;
     const epoch = this.#epoch;
     const wanted = missing.map((i) => ranges[i]);
-    const fetched = await this.#fetchRanges(key, wanted, options);
+    const fetched = await getRangesOf(this.inner, key, wanted, options);
     if (fetched === undefined) return undefined;
     missing.forEach((index, j) => {
       parts[index] = fetched[j];
       this.#store(key, wanted[j], fetched[j], epoch);
     });
     return parts;
-  }
-
-  async #fetchRanges(
-    key: string,
-    ranges: readonly ByteRange[],
-    options?: { signal?: AbortSignal },
-  ): Promise<Uint8Array[] | undefined> {
-    if (this.inner.getRanges) return this.inner.getRanges(key, ranges, options);
-    if (ranges.length === 0) {
-      const probe = await this.inner.get(key, {
-        range: { offset: 0, length: 0 },
-        signal: options?.signal,
-      });
-      return probe === undefined ? undefined : [];
-    }
-    const parts = await Promise.all(
-      ranges.map((range) => this.inner.get(key, { range, signal: options?.signal })),
-    );
-    return parts.some((part) => part === undefined) ? undefined : (parts as Uint8Array[]);
   }
 
   /** A copy of the cached bytes for a key and range, from the whole value or the exact range. */
@@ -249,7 +207,6 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
       }
     };
     this.set = async (key: string, value: Uint8Array, options?: SetOptions) => {
-      validateKey(key);
       return around(
         () => this.#invalidate(key),
         () => inner.set(key, value, options),
@@ -258,7 +215,6 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
     const setIfNotExists = inner.setIfNotExists;
     if (setIfNotExists) {
       this.setIfNotExists = async (key: string, value: Uint8Array, options?: SetOptions) => {
-        validateKey(key);
         return around(
           () => this.#invalidate(key),
           () => setIfNotExists.call(inner, key, value, options),
@@ -266,14 +222,12 @@ export class CachingStore implements Readable, Partial<Writable>, Partial<Listab
       };
     }
     this.delete = async (key: string, options?: SetOptions) => {
-      validateKey(key);
       return around(
         () => this.#invalidate(key),
         () => inner.delete(key, options),
       );
     };
     this.deletePrefix = async (prefix: string, options?: SetOptions) => {
-      validatePrefix(prefix);
       return around(
         () => this.#invalidatePrefix(prefix),
         () => inner.deletePrefix(prefix, options),

@@ -1,8 +1,8 @@
 import { throwIfAborted } from "./errors.js";
-import { forwardListing, forwardSize, forwardWrites } from "./forward.js";
-import { validateKey } from "./keys.js";
+import { ForwardingStore } from "./forwarding-store.js";
 import { type ByteRange, validateRange } from "./range.js";
-import type { GetOptions, Listable, Readable, Writable } from "./store.js";
+import { getRangesOf } from "./ranges-of.js";
+import type { GetOptions, Readable } from "./store.js";
 
 /** Options of a {@link CoalescingStore}. */
 export interface CoalescingStoreOptions {
@@ -103,7 +103,7 @@ interface PendingGet {
  * ```
  * @category Stores
  */
-export class CoalescingStore implements Readable, Partial<Writable>, Partial<Listable> {
+export class CoalescingStore extends ForwardingStore {
   /** Ranges asked for and requests made so far. */
   readonly stats: CoalescingStats = { ranges: 0, requests: 0 };
   readonly #gap: number;
@@ -112,37 +112,18 @@ export class CoalescingStore implements Readable, Partial<Writable>, Partial<Lis
   #pending = new Map<string, Map<AbortSignal | undefined, PendingGet[]>>();
   #flushScheduled = false;
 
-  constructor(
-    readonly inner: Readable,
-    options: CoalescingStoreOptions = {},
-  ) {
+  constructor(inner: Readable, options: CoalescingStoreOptions = {}) {
+    super(inner);
     this.#gap = options.gap ?? 16 * 1024;
     if (!Number.isSafeInteger(this.#gap) || this.#gap < 0) {
       throw new RangeError(`gap must be a non-negative integer, got ${options.gap}`);
     }
     this.#batchGets = options.batchGets ?? true;
-    if (inner.has) this.has = inner.has.bind(inner);
-    forwardSize(this, inner);
-    forwardWrites(this, inner);
-    forwardListing(this, inner);
   }
-  has?: Readable["has"];
-  /** The wrapped store's `size(key)` (HttpStore has one), passed through when it exists. */
-  size?: (key: string, options?: { signal?: AbortSignal }) => Promise<number | undefined>;
-  /** The wrapped store's versioned reads, when it has conditional writes (not coalesced). */
-  getVersioned?: Readable["getVersioned"];
-  /** The wrapped store's conditional writes, passed through. */
-  readonly conditionalWrites?: boolean;
-  set?: Writable["set"];
-  setIfNotExists?: Writable["setIfNotExists"];
-  delete?: Writable["delete"];
-  deletePrefix?: Writable["deletePrefix"];
-  list?: Listable["list"];
-  listPrefix?: Listable["listPrefix"];
-  listDir?: Listable["listDir"];
 
-  async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    validateKey(key);
+  // Keys pass through unchecked (the wrapped store checks them); ranges are checked here,
+  // since they are merged before the wrapped store sees them.
+  override async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
     const range = options?.range;
     if (range) validateRange(range);
     throwIfAborted(options?.signal);
@@ -169,20 +150,13 @@ export class CoalescingStore implements Readable, Partial<Writable>, Partial<Lis
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
-    validateKey(key);
     for (const range of ranges) validateRange(range);
     throwIfAborted(options?.signal);
     this.stats.ranges += ranges.length;
     if (ranges.length === 0) {
       // Nothing to read, but a missing key must still read as missing.
       this.stats.requests++;
-      if (this.inner.getRanges) return this.inner.getRanges(key, ranges, options);
-      return (await this.inner.get(key, {
-        range: { offset: 0, length: 0 },
-        signal: options?.signal,
-      })) === undefined
-        ? undefined
-        : [];
+      return getRangesOf(this.inner, key, ranges, options);
     }
     return this.#read(key, ranges, options?.signal);
   }

@@ -1,29 +1,36 @@
-/** Brand shared by every error class of the `@z` packages, so one check recognises them all. */
-export const ZARR_ERROR_BRAND: unique symbol = Symbol.for("@z/error") as never;
+import { nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
 
-/**
- * True for any error thrown by an `@z` package, whichever package defined its class.
- * @example
- * ```ts
- * try {
- *   await openArray(store, { path: "missing" });
- * } catch (e) {
- *   if (isZarrError(e)) console.error(e.name, e.message); // NotFoundError No array at "/missing"
- * }
- * ```
- * @category Errors
- */
-export function isZarrError(error: unknown): error is Error {
-  return typeof error === "object" && error !== null && (error as never)[ZARR_ERROR_BRAND] === true;
+// The brand and isZarrError are declared once, in @z/errors; store-core passes them on so
+// store authors and users need one import.
+export type { ErrorFacts, ZarrErrorMap, ZarrErrorName, ZarrErrorOptions } from "@z/errors";
+export { isZarrError, locateError, ZARR_ERROR_BRAND, ZarrError } from "@z/errors";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    StoreError: StoreError;
+    InvalidKeyError: InvalidKeyError;
+    NotFoundError: NotFoundError;
+    ReadOnlyError: ReadOnlyError;
+    ConflictError: ConflictError;
+    TooManyConflictsError: TooManyConflictsError;
+    UnsupportedOperationError: UnsupportedOperationError;
+    AbortError: AbortError;
+  }
 }
 
 /**
  * Base class of the errors raised by stores.
  * @category Errors
  */
-export class StoreError extends Error {
-  override name = "StoreError";
-  readonly [ZARR_ERROR_BRAND] = true;
+export class StoreError extends ZarrError {
+  static {
+    nameErrorClass(StoreError, "StoreError");
+  }
+  /** The key (or prefix) the error is about, when there is one. */
+  declare readonly key?: string;
+  constructor(message?: string, options?: Pick<ZarrErrorOptions, "key" | "path" | "cause">) {
+    super(message, options);
+  }
 }
 
 /**
@@ -31,12 +38,16 @@ export class StoreError extends Error {
  * @category Errors
  */
 export class InvalidKeyError extends StoreError {
-  override name = "InvalidKeyError";
-  constructor(
-    readonly key: string,
-    reason: string,
-  ) {
-    super(`Invalid store key ${JSON.stringify(key)}: ${reason}`);
+  static {
+    nameErrorClass(InvalidKeyError, "InvalidKeyError");
+  }
+  /** The key (or prefix, or node path) refused. */
+  declare readonly key: string;
+  /** Why the key was refused, e.g. "'..' segments are not allowed". */
+  readonly reason: string;
+  constructor(key: string, reason: string) {
+    super(`Invalid store key ${JSON.stringify(key)}: ${reason}`, { key });
+    this.reason = reason;
   }
 }
 
@@ -45,13 +56,13 @@ export class InvalidKeyError extends StoreError {
  * @category Errors
  */
 export class NotFoundError extends StoreError {
-  override name = "NotFoundError";
-  constructor(
-    readonly path: string,
-    what = "key",
-    hint = "",
-  ) {
-    super(`No ${what} at ${JSON.stringify(path)}${hint ? `: ${hint}` : ""}`);
+  static {
+    nameErrorClass(NotFoundError, "NotFoundError");
+  }
+  /** Where nothing was found: a store key, or a node path as the user wrote it (`/a/b`). */
+  declare readonly path: string;
+  constructor(path: string, what = "key", hint = "") {
+    super(`No ${what} at ${JSON.stringify(path)}${hint ? `: ${hint}` : ""}`, { path });
   }
 }
 
@@ -60,13 +71,13 @@ export class NotFoundError extends StoreError {
  * @category Errors
  */
 export class ReadOnlyError extends StoreError {
-  override name = "ReadOnlyError";
-  constructor(
-    readonly key: string,
-    action = "write",
-    reason = "the store is read-only",
-  ) {
-    super(`Cannot ${action} ${JSON.stringify(key)}: ${reason}`);
+  static {
+    nameErrorClass(ReadOnlyError, "ReadOnlyError");
+  }
+  /** The key (or prefix, or node path) that was to be written. */
+  declare readonly key: string;
+  constructor(key: string, action = "write", reason = "the store is read-only") {
+    super(`Cannot ${action} ${JSON.stringify(key)}: ${reason}`, { key });
   }
 }
 
@@ -76,12 +87,17 @@ export class ReadOnlyError extends StoreError {
  * @category Errors
  */
 export class ConflictError extends StoreError {
-  override name = "ConflictError";
+  static {
+    nameErrorClass(ConflictError, "ConflictError");
+  }
+  /** The key whose conditional write was refused. */
+  declare readonly key: string;
   constructor(
-    readonly key: string,
+    key: string,
     reason = "it was changed by another writer",
+    options?: { cause?: unknown },
   ) {
-    super(`Conditional write of ${JSON.stringify(key)} refused: ${reason}`);
+    super(`Conditional write of ${JSON.stringify(key)} refused: ${reason}`, { ...options, key });
   }
 }
 
@@ -91,7 +107,9 @@ export class ConflictError extends StoreError {
  * @category Errors
  */
 export class TooManyConflictsError extends ConflictError {
-  override name = "TooManyConflictsError";
+  static {
+    nameErrorClass(TooManyConflictsError, "TooManyConflictsError");
+  }
   constructor(
     key: string,
     /** How many times the update was tried. */
@@ -102,8 +120,8 @@ export class TooManyConflictsError extends ConflictError {
       key,
       `other writers changed it during each of ${attempts} attempts; write less at once to ` +
         "this key from several processes, or retry later",
+      options,
     );
-    if (options && "cause" in options) this.cause = options.cause;
   }
 }
 
@@ -112,14 +130,21 @@ export class TooManyConflictsError extends ConflictError {
  * @category Errors
  */
 export class UnsupportedOperationError extends StoreError {
-  override name = "UnsupportedOperationError";
+  static {
+    nameErrorClass(UnsupportedOperationError, "UnsupportedOperationError");
+  }
 }
 
 /** The caller aborted the operation through its AbortSignal. */
 export class AbortError extends StoreError {
-  override name = "AbortError";
+  static {
+    nameErrorClass(AbortError, "AbortError");
+  }
   constructor(reason?: unknown) {
-    super(reason instanceof Error ? reason.message : "The operation was aborted");
+    super(
+      reason instanceof Error ? reason.message : "The operation was aborted",
+      reason === undefined ? undefined : { cause: reason },
+    );
   }
 }
 

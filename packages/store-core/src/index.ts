@@ -12,10 +12,16 @@ export {
   coalesceRanges,
 } from "./coalescing-store.js";
 export {
+  checkRangesRead,
+  checkRead,
+} from "./entry-checks.js";
+export {
   AbortError,
   ConflictError,
+  type ErrorFacts,
   InvalidKeyError,
   isZarrError,
+  locateError,
   NotFoundError,
   ReadOnlyError,
   StoreError,
@@ -23,7 +29,12 @@ export {
   throwIfAborted,
   UnsupportedOperationError,
   ZARR_ERROR_BRAND,
+  ZarrError,
+  type ZarrErrorMap,
+  type ZarrErrorName,
+  type ZarrErrorOptions,
 } from "./errors.js";
+export { ForwardingStore } from "./forwarding-store.js";
 export {
   joinKey,
   MAX_NODE_PATH_DEPTH,
@@ -43,6 +54,10 @@ export {
   sliceRange,
   validateRange,
 } from "./range.js";
+export {
+  getRangesOf,
+  readEachRange,
+} from "./ranges-of.js";
 export {
   type DirListing,
   type FullStore,

@@ -1,3 +1,4 @@
+import { checkRangesRead, checkRead } from "./entry-checks.js";
 import { ConflictError, throwIfAborted } from "./errors.js";
 import { validateKey, validatePrefix } from "./keys.js";
 import { groupDirListing } from "./listing.js";
@@ -42,8 +43,7 @@ export class MapStore implements FullStore {
   }
 
   async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
+    checkRead(key, options?.range, options?.signal);
     const value = this.map.get(key);
     if (value === undefined) return undefined;
     return sliceRange(value, options?.range);
@@ -54,8 +54,7 @@ export class MapStore implements FullStore {
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
+    checkRangesRead(key, ranges, options?.signal);
     const value = this.map.get(key);
     if (value === undefined) return undefined;
     return ranges.map((range) => sliceRange(value, range));

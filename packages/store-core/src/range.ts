@@ -1,4 +1,11 @@
+import { nameErrorClass } from "@z/errors";
 import { StoreError } from "./errors.js";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    InvalidRangeError: InvalidRangeError;
+  }
+}
 
 /**
  * A byte range of a stored value: `{offset, length}`, `{offset}` (to the end) or `{suffix}`
@@ -11,7 +18,9 @@ export type ByteRange =
 
 /** A range that is not well formed (negative numbers, non-integers). */
 export class InvalidRangeError extends StoreError {
-  override name = "InvalidRangeError";
+  static {
+    nameErrorClass(InvalidRangeError, "InvalidRangeError");
+  }
 }
 
 function checkNonNegativeInteger(value: number, what: string): void {

@@ -1,7 +1,9 @@
 import { ReadOnlyError, UnsupportedOperationError } from "./errors.js";
 import { forwardListing, forwardVersions } from "./forward.js";
+import { ForwardingStore } from "./forwarding-store.js";
 import { joinKey, normalizePath, validateKey, validatePrefix } from "./keys.js";
 import type { ByteRange } from "./range.js";
+import { getRangesOf } from "./ranges-of.js";
 import {
   type DirListing,
   type GetOptions,
@@ -90,6 +92,9 @@ export class PrefixStore implements Readable, Writable, Listable {
   getVersioned?: Readable["getVersioned"];
   readonly conditionalWrites?: boolean;
 
+  // The one wrapper that checks keys: it builds new ones, and joining could make an invalid
+  // key look valid ("" under "a/b" is "a/b"). The wrapped store checks the joined key again
+  // only because it cannot tell it came from here.
   private full(key: string): string {
     return joinKey(this.path, validateKey(key));
   }
@@ -119,15 +124,7 @@ export class PrefixStore implements Readable, Writable, Listable {
     ranges: readonly ByteRange[],
     options?: SignalOptions,
   ): Promise<Uint8Array[] | undefined> {
-    const full = this.full(key);
-    if (this.inner.getRanges) return this.inner.getRanges(full, ranges, options);
-    const parts: Uint8Array[] = [];
-    for (const range of ranges) {
-      const part = await this.inner.get(full, { range, signal: options?.signal });
-      if (part === undefined) return undefined;
-      parts.push(part);
-    }
-    return parts;
+    return getRangesOf(this.inner, this.full(key), ranges, options);
   }
   async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
     return this.writable().set(this.full(key), value, options);
@@ -159,6 +156,7 @@ export interface StoreRequest {
     | "getVersioned"
     | "getRanges"
     | "has"
+    | "size"
     | "set"
     | "setIfNotExists"
     | "delete"
@@ -185,13 +183,14 @@ export interface StoreRequest {
  * ```
  * @category Stores
  */
-export class LoggingStore implements Readable, Partial<Writable>, Partial<Listable> {
+export class LoggingStore extends ForwardingStore {
   /** The requests seen so far, oldest first. */
   readonly requests: StoreRequest[] = [];
   constructor(
-    readonly inner: Readable,
+    inner: Readable,
     private readonly onRequest?: (request: StoreRequest) => void,
   ) {
+    super(inner);
     const { getRanges, has } = inner;
     if (getRanges) {
       this.getRanges = async (key, ranges, options) => {
@@ -211,9 +210,15 @@ export class LoggingStore implements Readable, Partial<Writable>, Partial<Listab
         return has.call(inner, key, options);
       };
     }
+    const size = this.size;
+    if (size) {
+      this.size = async (key, options) => {
+        this.record({ method: "size", key, bytes: 0 });
+        return size(key, options);
+      };
+    }
     if (isWritable(inner)) this.forwardWrites(inner);
     if (isListable(inner)) this.forwardListing(inner);
-    forwardVersions(this, inner, (key) => key);
     const getVersioned = this.getVersioned;
     if (getVersioned) {
       this.getVersioned = async (key, options) => {
@@ -223,17 +228,8 @@ export class LoggingStore implements Readable, Partial<Writable>, Partial<Listab
       };
     }
   }
-  getRanges?: Readable["getRanges"];
-  has?: Readable["has"];
-  getVersioned?: Readable["getVersioned"];
-  readonly conditionalWrites?: boolean;
-  set?: Writable["set"];
-  setIfNotExists?: Writable["setIfNotExists"];
-  delete?: Writable["delete"];
-  deletePrefix?: Writable["deletePrefix"];
-  list?: Listable["list"];
-  listPrefix?: Listable["listPrefix"];
-  listDir?: Listable["listDir"];
+  /** The wrapped store's `getRanges`, recorded, when it has one. */
+  declare getRanges?: Readable["getRanges"];
 
   private forwardWrites(inner: Readable & Writable): void {
     this.set = async (key, value, options) => {
@@ -283,7 +279,7 @@ export class LoggingStore implements Readable, Partial<Writable>, Partial<Listab
     this.requests.length = 0;
   }
 
-  async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
+  override async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
     const value = await this.inner.get(key, options);
     this.record({ method: "get", key, range: options?.range, bytes: value?.length ?? 0 });
     return value;

@@ -1,5 +1,12 @@
 import { AbortError, InvalidKeyError, isZarrError, StoreError } from "@z/store-core";
 
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    FsError: FsError;
+    OutsideRootError: OutsideRootError;
+  }
+}
+
 /** The `code` of a Node system error, if it has one. */
 export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -32,9 +39,9 @@ export type FsAction = "read" | "write" | "delete" | "list";
 export class FsError extends StoreError {
   override name = "FsError";
   /** The store key (or prefix) the operation was about. */
-  readonly key: string;
+  override readonly key: string;
   /** The file path that failed. */
-  readonly path: string;
+  override readonly path: string;
   /** What the store was doing. */
   readonly action: FsAction;
   /** The Node error code (`EACCES`, `ELOOP`, `ENOSPC`...), if there was one. */
@@ -65,7 +72,7 @@ export class OutsideRootError extends StoreError {
   override name = "OutsideRootError";
   constructor(
     /** The store key (or prefix). */
-    readonly key: string,
+    override readonly key: string,
     /** Where the key's path really leads. */
     readonly realPath: string,
     /** The real path of the store's root. */

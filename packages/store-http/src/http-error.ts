@@ -1,5 +1,11 @@
 import { StoreError } from "@z/store-core";
 
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    HttpError: HttpError;
+  }
+}
+
 /** Strips the query string, which can hold credentials (presigned URL signatures, tokens). */
 export function redactUrl(url: string): string {
   const query = url.indexOf("?");

@@ -2,9 +2,12 @@ import {
   AbortError,
   type ByteRange,
   ConflictError,
+  checkRangesRead,
+  checkRead,
   type GetOptions,
   type Readable,
   ReadOnlyError,
+  readEachRange,
   type SetOptions,
   StoreError,
   sliceRange,
@@ -13,7 +16,6 @@ import {
   type VersionedValue,
   validateKey,
   validatePrefix,
-  validateRange,
   type Writable,
 } from "@z/store-core";
 import {
@@ -96,19 +98,17 @@ export class HttpStore implements Readable, Writable {
     return this.#suffixRefused;
   }
 
-  /** The URL a key is read from (before `resolveUrl`). */
+  /** The URL a key is read from (before `resolveUrl`). @throws InvalidKeyError */
   urlOf(key: string): string {
-    return keyUrl(this.url, this.#query, key);
+    return keyUrl(this.url, this.#query, validateKey(key));
   }
 
   // ---- reads ----
 
   async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    validateKey(key);
     const range = options?.range;
-    if (range) validateRange(range);
     const signal = options?.signal;
-    throwIfAborted(signal);
+    checkRead(key, range, signal);
     if (range === undefined) {
       return this.#send("GET", key, {}, signal, async (response, url) => {
         if (this.#options.missingStatuses.has(response.status))
@@ -127,15 +127,14 @@ export class HttpStore implements Readable, Writable {
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
-    validateKey(key);
-    for (const range of ranges) validateRange(range);
-    throwIfAborted(options?.signal);
-    if (ranges.length === 0) return (await this.has(key, options)) ? [] : undefined;
+    const signal = options?.signal;
+    checkRangesRead(key, ranges, signal);
     // One request per range, run under the concurrency limit; a CoalescingStore merges them.
-    const parts = await Promise.all(
-      ranges.map((range) => this.#getRange(key, range, options?.signal)),
+    return readEachRange(
+      ranges,
+      (range) => this.#getRange(key, range, signal),
+      async () => (await this.#size(key, signal)) !== undefined,
     );
-    return parts.some((part) => part === undefined) ? undefined : (parts as Uint8Array[]);
   }
 
   /** Whether a key exists: a HEAD request (a one-byte GET where HEAD is refused). */
@@ -148,9 +147,11 @@ export class HttpStore implements Readable, Writable {
    * `Content-Length` (a one-byte range GET for its `Content-Range` where HEAD is refused).
    */
   async size(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined> {
-    validateKey(key);
-    const signal = options?.signal;
-    throwIfAborted(signal);
+    checkRead(key, undefined, options?.signal);
+    return this.#size(key, options?.signal);
+  }
+
+  async #size(key: string, signal: AbortSignal | undefined): Promise<number | undefined> {
     const size = await this.#send("HEAD", key, {}, signal, async (response, url) => {
       await discardBody(response);
       if (this.#options.missingStatuses.has(response.status)) return undefined;
@@ -203,7 +204,7 @@ export class HttpStore implements Readable, Writable {
     signal: AbortSignal | undefined,
   ): Promise<Uint8Array | undefined> {
     if (isEmptyRange(range))
-      return (await this.has(key, { signal })) ? new Uint8Array(0) : undefined;
+      return (await this.#size(key, signal)) !== undefined ? new Uint8Array(0) : undefined;
     if ("suffix" in range) {
       const known = this.#sizes.get(key);
       if (known !== undefined) return this.#suffixOfKnownSize(key, range.suffix, known, signal);
@@ -252,7 +253,7 @@ export class HttpStore implements Readable, Writable {
     suffix: number,
     signal: AbortSignal | undefined,
   ): Promise<Uint8Array | undefined> {
-    const size = await this.size(key, { signal });
+    const size = await this.#size(key, signal);
     if (size === undefined) return undefined;
     const start = Math.max(0, size - suffix);
     if (start === size) return new Uint8Array(0);
@@ -398,8 +399,7 @@ export class HttpStore implements Readable, Writable {
     key: string,
     options?: { signal?: AbortSignal },
   ): Promise<VersionedValue | undefined> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
+    checkRead(key, undefined, options?.signal);
     return this.#send("GET", key, {}, options?.signal, async (response, url) => {
       if (this.#options.missingStatuses.has(response.status))
         return discardBody(response).then(() => undefined);

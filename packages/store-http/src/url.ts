@@ -1,5 +1,3 @@
-import { validateKey } from "@z/store-core";
-
 /**
  * The base URL with a trailing `/` on its path, query string and fragment kept apart, so keys
  * can be appended to the path and the query (a token, say) added to every request.
@@ -19,10 +17,10 @@ export function splitBaseUrl(url: string | URL): { base: string; query: string }
 
 /**
  * The URL of a key: each segment percent-encoded (so a node named "my group with spaces", a `%`
- * or a `?` stays one path segment of its own), appended to the base URL's path. Keys are
- * validated first: no `..`, `.` or empty segment can move the URL out of the base.
+ * or a `?` stays one path segment of its own), appended to the base URL's path. The key must
+ * be valid (the store checked it where it entered): then no `..`, `.` or empty segment can
+ * move the URL out of the base.
  */
 export function keyUrl(base: string, query: string, key: string): string {
-  validateKey(key);
   return base + key.split("/").map(encodeURIComponent).join("/") + query;
 }

@@ -1,13 +1,10 @@
 import {
-  type ByteRange,
   collectKeys,
   type Listable,
   MapStore,
   type Readable,
-  type SetOptions,
   throwIfAborted,
   validateKey,
-  validatePrefix,
 } from "@z/store-core";
 
 /** What a {@link MemoryStore} can start from: a `Map`, entries, or a plain object of values. */
@@ -94,45 +91,5 @@ export class MemoryStore extends MapStore {
   /** Removes every key. */
   clear(): void {
     this.map.clear();
-  }
-
-  // MapStore's methods below take no signal; the store interfaces promise one.
-
-  override async getRanges(
-    key: string,
-    ranges: readonly ByteRange[],
-    options?: { signal?: AbortSignal },
-  ): Promise<Uint8Array[] | undefined> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
-    return super.getRanges(key, ranges);
-  }
-
-  override async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
-    return super.has(key);
-  }
-
-  override async setIfNotExists(
-    key: string,
-    value: Uint8Array,
-    options?: SetOptions,
-  ): Promise<boolean> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
-    return super.setIfNotExists(key, value, options);
-  }
-
-  override async delete(key: string, options?: SetOptions): Promise<void> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
-    return super.delete(key, options);
-  }
-
-  override async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
-    validatePrefix(prefix);
-    throwIfAborted(options?.signal);
-    return super.deletePrefix(prefix, options);
   }
 }

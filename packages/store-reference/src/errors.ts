@@ -27,7 +27,7 @@ export class ReferenceTargetError extends StoreError {
   override name = "ReferenceTargetError";
   constructor(
     /** The store key whose reference failed. */
-    readonly key: string,
+    override readonly key: string,
     /** The target URL (query string removed). */
     readonly url: string,
     reason: string,

@@ -1,4 +1,4 @@
-import { NotFoundError, type Readable, validateKey } from "@z/store-core";
+import { NotFoundError, type Readable } from "@z/store-core";
 import { ZipError } from "./errors.js";
 
 /**
@@ -92,7 +92,7 @@ function hasSize(store: Readable): store is SizedStore {
  * (HttpStore: a HEAD request), otherwise the value is read whole once and served from memory.
  */
 export function storeSource(store: Readable, key: string): ByteSource {
-  validateKey(key);
+  // The key is passed on unchanged: the store checks it (once) on the first read.
   let whole: Promise<Uint8Array> | undefined;
   const readWhole = (signal?: AbortSignal) => {
     whole ??= store.get(key, { signal }).then((bytes) => {

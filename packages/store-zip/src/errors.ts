@@ -1,4 +1,11 @@
+import { nameErrorClass } from "@z/errors";
 import { StoreError } from "@z/store-core";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    ZipError: ZipError;
+  }
+}
 
 /**
  * A zip archive that cannot be read as one: no end-of-central-directory record, a central
@@ -7,5 +14,7 @@ import { StoreError } from "@z/store-core";
  * or encryption. Also raised for misuse of an archive being written (a closed writer).
  */
 export class ZipError extends StoreError {
-  override name = "ZipError";
+  static {
+    nameErrorClass(ZipError, "ZipError");
+  }
 }

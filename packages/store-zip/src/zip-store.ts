@@ -1,5 +1,7 @@
 import {
   type ByteRange,
+  checkRangesRead,
+  checkRead,
   type DirListing,
   type FullStore,
   type GetOptions,
@@ -11,7 +13,6 @@ import {
   throwIfAborted,
   validateKey,
   validatePrefix,
-  validateRange,
 } from "@z/store-core";
 import { type ByteSink, type ByteSource, storeSource } from "./byte-source.js";
 import type { ZipEntry } from "./format.js";
@@ -191,9 +192,7 @@ export class ZipStore implements FullStore {
   }
 
   async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    validateKey(key);
-    if (options?.range) validateRange(options.range);
-    throwIfAborted(options?.signal);
+    checkRead(key, options?.range, options?.signal);
     const entry = this.#find(key);
     if (entry === undefined) return undefined;
     return this.#readerFor().read(entry, options?.range, options);
@@ -204,9 +203,7 @@ export class ZipStore implements FullStore {
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
-    validateKey(key);
-    for (const range of ranges) validateRange(range);
-    throwIfAborted(options?.signal);
+    checkRangesRead(key, ranges, options?.signal);
     const entry = this.#find(key);
     if (entry === undefined) return undefined;
     const reader = this.#readerFor();

@@ -87,7 +87,9 @@ async function decodeBounded(
     out = await call(op, data, outputOptions(data, limit, exact));
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge(label, limit);
-    throw new DecodeError(`${label}: corrupt or truncated data (${(error as Error).message})`);
+    throw new DecodeError(`${label}: corrupt or truncated data (${(error as Error).message})`, {
+      cause: error,
+    });
   }
   if (out.length > limit) throw tooLarge(label, limit);
   return out;

@@ -1,3 +1,4 @@
+import { isZarrError } from "@z/errors";
 import type { Chunk, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -48,21 +49,9 @@ export interface CodecContractOptions {
   expectedFailures?: string[];
 }
 
-/** The brand every `@z` error class carries (what `isZarrError` from `@z/store-core` checks). */
-const ZARR_ERROR_BRAND = Symbol.for("@z/error");
-
-/** Whether an error is one of ours (branded), as opposed to a raw TypeError/RangeError. */
-function isTyped(error: unknown): boolean {
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    (error as Record<symbol, unknown>)[ZARR_ERROR_BRAND] === true
-  );
-}
-
 /** Fails unless `error` is a branded `@z` error, showing what it was instead. */
 function expectTyped(error: unknown, what: string): void {
-  if (!isTyped(error)) {
+  if (!isZarrError(error)) {
     const shown = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     expect.fail(`${what}: expected a typed @z error (isZarrError), got ${shown}`);
   }

@@ -28,7 +28,7 @@ export interface ErrorJson {
   name: string;
   /** Its message. */
   message: string;
-  /** For `UnknownCodecError`: the codec name. */
+  /** For codec errors: the name of the codec that failed. */
   codec?: string;
 }
 
@@ -53,8 +53,11 @@ export type DecodeReply =
 
 /** The plain-data form of an error thrown while decoding. */
 export function errorToJson(error: unknown): ErrorJson {
-  if (error instanceof UnknownCodecError)
-    return { name: error.name, message: error.message, codec: error.codec };
+  if (error instanceof CodecError) {
+    const json: ErrorJson = { name: error.name, message: error.message };
+    if (error.codec !== undefined) json.codec = error.codec;
+    return json;
+  }
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: "Error", message: String(error) };
 }
@@ -67,13 +70,13 @@ export function errorFromJson(json: ErrorJson): Error {
       error = new UnknownCodecError(json.codec ?? "?");
       break;
     case "ChecksumError":
-      error = new ChecksumError(json.message);
+      error = new ChecksumError(json.message, { codec: json.codec });
       break;
     case "DecodeError":
-      error = new DecodeError(json.message);
+      error = new DecodeError(json.message, { codec: json.codec });
       break;
     case "CodecConfigError":
-      error = new CodecConfigError(json.message);
+      error = new CodecConfigError(json.message, { codec: json.codec });
       break;
     case "UnknownDataTypeError":
       error = new UnknownDataTypeError(json.message);

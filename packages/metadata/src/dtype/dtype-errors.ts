@@ -1,3 +1,4 @@
+import { nameErrorClass } from "@z/errors";
 import { MetadataError } from "../errors.js";
 
 /**
@@ -6,5 +7,7 @@ import { MetadataError } from "../errors.js";
  * integer. The message names the offending part and says what a valid one looks like.
  */
 export class InvalidDataTypeError extends MetadataError {
-  override name = "InvalidDataTypeError";
+  static {
+    nameErrorClass(InvalidDataTypeError, "InvalidDataTypeError");
+  }
 }

@@ -1,5 +1,4 @@
-/** Brand shared by every error class of the `@z` packages (see `isZarrError` in `@z/store-core`). */
-const ZARR_ERROR_BRAND = Symbol.for("@z/error");
+import { nameErrorClass, ZARR_ERROR_BRAND } from "@z/errors";
 
 /**
  * A short, safe description of a value for error messages: strings quoted (and cut at 40
@@ -47,8 +46,11 @@ export function valueDescription(value: unknown): string {
  * ```
  */
 export class ValueTypeError extends TypeError {
-  override name = "ValueTypeError";
-  readonly [ZARR_ERROR_BRAND] = true;
+  static {
+    nameErrorClass(ValueTypeError, "ValueTypeError");
+  }
+  /** The `@z` error brand (see `isZarrError`): a `TypeError` cannot extend `ZarrError`. */
+  readonly [ZARR_ERROR_BRAND] = true as const;
 
   constructor(
     /** The value that does not fit. */

@@ -1,0 +1,10 @@
+/**
+ * The error brand, `isZarrError` and the error facts shared by every `@z` package: the one
+ * place the brand is declared, below every other package.
+ * @packageDocumentation
+ */
+export type { BrandedError, ZarrErrorMap, ZarrErrorName } from "./brand.js";
+export { errorNames, isZarrError, ZARR_ERROR_BRAND } from "./brand.js";
+export { locateError } from "./locate.js";
+export type { ErrorFacts, ZarrErrorOptions } from "./zarr-error.js";
+export { nameErrorClass, ZarrError } from "./zarr-error.js";
