@@ -23,13 +23,24 @@ import { isDataTypeNamed } from "./data-type-check.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import { writeDocuments } from "./metadata-io.js";
-import { arrayMetadataDocuments } from "./node-documents.js";
+import { arrayMetadataDocuments, type NodeMetadata } from "./node-documents.js";
 import { loggedAccess } from "./node-logging.js";
 import { checkNewShape, shrinkChunks } from "./resize.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
 import { ShardedAccess } from "./sharded-access.js";
 import { shardingOf } from "./sharding-config.js";
+import { updateHolderEntry } from "./update-consolidated.js";
 import { type NdValue, resolveValue, type SetValue } from "./values.js";
+
+/** How an array object was opened. */
+export interface ArrayState {
+  /**
+   * The store paths of the groups whose consolidated metadata lists this array: `resize` and
+   * `updateAttributes` update the array's entry there too. Set by the group or the creation
+   * that opened the array through that metadata.
+   */
+  consolidatedHolders?: readonly string[];
+}
 
 /**
  * A Zarr array (v2 or v3) in a store. Reads and writes go chunk by chunk through the codec
@@ -47,6 +58,7 @@ import { type NdValue, resolveValue, type SetValue } from "./values.js";
  */
 export class ZarrArray<C extends Container = Container> {
   private state: { metadata: ArrayMetadata; io: ChunkIo; access: ChunkAccess };
+  private readonly consolidatedHolders: readonly string[];
 
   constructor(
     /** The store the array lives in. */
@@ -54,8 +66,10 @@ export class ZarrArray<C extends Container = Container> {
     /** The array's path in the store (`""` for the root). */
     readonly path: string,
     metadata: ArrayMetadata,
+    options: ArrayState = {},
   ) {
     this.state = ZarrArray.stateFor(store, path, metadata);
+    this.consolidatedHolders = options.consolidatedHolders ?? [];
   }
 
   private static stateFor(store: Readable, path: string, metadata: ArrayMetadata) {
@@ -99,6 +113,10 @@ export class ZarrArray<C extends Container = Container> {
     const store = this.writableStore();
     await writeDocuments(store, this.path, [...arrayMetadataDocuments(metadata), ...extraDocs]);
     this.state = ZarrArray.stateFor(this.store, this.path, metadata);
+    // After the array's own documents, as group edits and node creation do.
+    const node: NodeMetadata = { kind: "array", metadata };
+    for (const holder of this.consolidatedHolders)
+      await updateHolderEntry(store, holder, this.path, node);
   }
 
   /** The array's name: the last segment of its path (`""` for the root). */

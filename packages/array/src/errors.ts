@@ -6,6 +6,7 @@ declare module "@z/errors" {
     NodeError: NodeError;
     ContainsArrayError: ContainsArrayError;
     ContainsGroupError: ContainsGroupError;
+    MixedFormatsError: MixedFormatsError;
     ValueShapeError: ValueShapeError;
     DataTypeMismatchError: DataTypeMismatchError;
   }
@@ -57,6 +58,36 @@ export class ContainsGroupError extends NodeError {
     super(`A group already exists at ${JSON.stringify(`/${path}`)}${hint ? `: ${hint}` : ""}`, {
       path,
     });
+  }
+}
+
+/**
+ * A node that would be created under a group of the other Zarr format (a v2 array under a v3
+ * group): a group lists only children of its own format, so the child would be missing from
+ * the hierarchy. A hierarchy has one format; copy it with `copyNode(..., {zarrFormat})` to
+ * convert it.
+ * @category Errors
+ */
+export class MixedFormatsError extends NodeError {
+  static {
+    nameErrorClass(MixedFormatsError, "MixedFormatsError");
+  }
+  /** The path of the node that was to be created. */
+  declare readonly path: string;
+  constructor(
+    path: string,
+    /** The format of the node that was to be created. */
+    readonly zarrFormat: 2 | 3,
+    /** The path of the group of the other format above it. */
+    readonly parent: string,
+    /** That group's format. */
+    readonly parentZarrFormat: 2 | 3,
+  ) {
+    super(
+      `Cannot create the v${zarrFormat} node /${path} under the v${parentZarrFormat} group /${parent}: ` +
+        "a group only lists children of its own format (a hierarchy has one format)",
+      { path },
+    );
   }
 }
 

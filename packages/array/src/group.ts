@@ -24,8 +24,8 @@ import { groupMetadataDocuments, type NodeMetadata } from "./node-documents.js";
 import { renderTree, type TreeOptions } from "./tree.js";
 import {
   consolidatedUpdate,
-  readConsolidatedHolder,
-  updateConsolidated,
+  holderPathOf,
+  updateHolderEntry,
   withHierarchyChange,
 } from "./update-consolidated.js";
 import { type NodeSpec, type WrittenNodes, writeNodes } from "./write-nodes.js";
@@ -200,7 +200,10 @@ export class ZarrGroup {
         "array or group",
         `/${this.path} has no member ${formatValue(name)}`,
       );
-    return nodeFromMetadata(this.store, path, node, { useConsolidated: this.useConsolidated });
+    return nodeFromMetadata(this.store, path, node, {
+      useConsolidated: this.useConsolidated,
+      consolidatedHolder: listed && this.view ? holderPathOf(this.path, this.view) : undefined,
+    });
   }
 
   /**
@@ -340,17 +343,11 @@ export class ZarrGroup {
     metadata: GroupMetadata,
     signal?: AbortSignal,
   ): Promise<ConsolidatedMetadata | undefined> {
-    const inHolder = view.pathInHolder;
-    const holderPath = this.path.slice(0, this.path.length - inHolder.length).replace(/\/$/, "");
-    const holder = await readConsolidatedHolder(this.store, holderPath, {
-      zarrFormat: this.zarrFormat,
-      signal,
-    });
-    if (!holder) return undefined;
-    const change = { written: [[this.path, { kind: "group", metadata }] as const] };
     const store = this.store as Readable & Writable;
-    const updated = await updateConsolidated(store, holder, change, { signal });
-    return updated.consolidated.subtree(inHolder);
+    const node: NodeMetadata = { kind: "group", metadata };
+    const holderPath = holderPathOf(this.path, view);
+    const updated = await updateHolderEntry(store, holderPath, this.path, node, { signal });
+    return updated?.consolidated.subtree(view.pathInHolder);
   }
 
   /** A short human-readable description. */
@@ -364,9 +361,16 @@ export function nodeFromMetadata(
   store: Readable,
   path: string,
   node: NodeMetadata,
-  options: { useConsolidated?: boolean } = {},
+  options: {
+    useConsolidated?: boolean;
+    /** The group whose consolidated metadata listed an array (its edits update it there). */
+    consolidatedHolder?: string;
+  } = {},
 ): ZarrArray | ZarrGroup {
-  if (node.kind === "array") return new ZarrArray(store, path, node.metadata);
+  if (node.kind === "array") {
+    const holders = options.consolidatedHolder === undefined ? [] : [options.consolidatedHolder];
+    return new ZarrArray(store, path, node.metadata, { consolidatedHolders: holders });
+  }
   return new ZarrGroup(store, path, node.metadata, {
     consolidated: node.consolidated,
     useConsolidated: options.useConsolidated,

@@ -6,7 +6,7 @@
  */
 
 export type { AnySelection } from "./any-selection.js";
-export { ZarrArray } from "./array.js";
+export { type ArrayState, ZarrArray } from "./array.js";
 export type { ArrayOptions } from "./array-metadata-builder.js";
 export type { AccessOptions, Progress } from "./chunk-access.js";
 export type { ChunksOption } from "./chunk-grid-option.js";
@@ -32,7 +32,13 @@ export {
   type GroupOptions,
 } from "./create-nodes.js";
 export { DataTypeMismatchError } from "./data-type-check.js";
-export { ContainsArrayError, ContainsGroupError, NodeError, ValueShapeError } from "./errors.js";
+export {
+  ContainsArrayError,
+  ContainsGroupError,
+  MixedFormatsError,
+  NodeError,
+  ValueShapeError,
+} from "./errors.js";
 export { Group, type GroupState, type ListOptions, ZarrGroup } from "./group.js";
 export { type ArrayInfo, arrayInfo } from "./info.js";
 export type { NodeMetadata } from "./node-documents.js";

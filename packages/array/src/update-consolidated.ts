@@ -92,6 +92,33 @@ export async function updateConsolidated(
 }
 
 /**
+ * Writes a node's new metadata (an array resized, attributes edited) into the consolidated
+ * metadata of the group at `holderPath` that lists it. The holder is read fresh, so what other
+ * writers added to it stays. Call it after the node's own documents are written.
+ * @returns the holder as written, or undefined when that group holds no consolidated metadata
+ *   (any more)
+ */
+export async function updateHolderEntry(
+  store: Readable & Writable,
+  holderPath: string,
+  path: string,
+  node: NodeMetadata,
+  options: { signal?: AbortSignal } = {},
+): Promise<ConsolidatedHolder | undefined> {
+  const { signal } = options;
+  const zarrFormat = node.metadata.zarrFormat;
+  const holder = await readConsolidatedHolder(store, holderPath, { zarrFormat, signal });
+  if (!holder) return undefined;
+  return updateConsolidated(store, holder, { written: [[path, node]] }, { signal });
+}
+
+/** The store path of the group holding the consolidated metadata a view of it belongs to. */
+export function holderPathOf(groupPath: string, view: ConsolidatedMetadata): string {
+  const inHolder = view.pathInHolder;
+  return groupPath.slice(0, groupPath.length - inHolder.length).replace(/\/$/, "");
+}
+
+/**
  * The consolidated metadata the group at `path` holds itself, with the group's metadata, or
  * undefined when it holds none (or is not a group). A v2 group costs one read (`.zmetadata`)
  * when it holds none.

@@ -19,7 +19,7 @@ import { notWritableError } from "@z/store-core/internal";
 import { ZarrArray } from "./array.js";
 import { type ArrayOptions, buildArrayMetadata } from "./array-metadata-builder.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { ContainsArrayError, ContainsGroupError } from "./errors.js";
+import { ContainsArrayError, ContainsGroupError, MixedFormatsError } from "./errors.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
 import { readNodeMetadata, writeManyDocuments } from "./metadata-io.js";
 import { type NodeMetadata, nodeMetadataDocuments } from "./node-documents.js";
@@ -130,17 +130,6 @@ function planNode(store: Readable, path: string, spec: NodeInput, defaultFormat:
   return { node: { kind: "group", metadata } };
 }
 
-function mixedFormats(
-  path: string,
-  format: 2 | 3,
-  parent: string,
-  parentFormat: 2 | 3,
-): MetadataError {
-  return new MetadataError(
-    `Cannot create the v${format} node /${path} under the v${parentFormat} group /${parent}: ` +
-      "a group only lists children of its own format",
-  );
-}
 
 /**
  * Writes many new nodes in one go, the shared path of `createArray`, `createGroup`,
@@ -177,7 +166,7 @@ export async function writeNodes(
       if (parentPlan?.node.kind === "array")
         throw new ContainsArrayError(parent, `cannot create /${path} inside an array`);
       if (parentPlan && parentPlan.node.metadata.zarrFormat !== format) {
-        throw mixedFormats(path, format, parent, parentPlan.node.metadata.zarrFormat);
+        throw new MixedFormatsError(path, format, parent, parentPlan.node.metadata.zarrFormat);
       }
       // A missing parent takes the format of its first child (as creating them one by one would).
       if (!parentPlan && !implied.has(parent)) implied.set(parent, format);
@@ -216,6 +205,14 @@ export async function writeNodes(
     else if (found.kind === "array") {
       const child = [...planned.keys()].find((p) => isBelow(p, parent));
       throw new ContainsArrayError(parent, `cannot create /${child} inside an array`);
+    } else if (found.metadata.zarrFormat !== implied.get(parent)) {
+      // The parent exists in the other format: it would not list the child, whose format's
+      // parent documents would be missing (a hierarchy has one format).
+      const format = implied.get(parent) as 2 | 3;
+      const child = [...planned].find(
+        ([p, { node }]) => isBelow(p, parent) && node.metadata.zarrFormat === format,
+      )?.[0] as string;
+      throw new MixedFormatsError(child, format, parent, found.metadata.zarrFormat);
     }
   }
 
@@ -274,14 +271,22 @@ export async function writeNodes(
   );
   // Consolidated metadata goes last, so it never lists a node whose documents are not written.
   const updates: [string, Uint8Array][] = [];
+  const holders: string[] = [];
   for (const [path, found] of existing) {
     if (found?.kind !== "group" || !found.consolidated || planned.has(path) || deleted(path))
       continue;
     const holder = { path, metadata: found.metadata, consolidated: found.consolidated };
     const change = { removed: replaced, written: written.filter(([p]) => isBelow(p, path)) };
     updates.push(...consolidatedUpdate(holder, change).documents);
+    holders.push(path);
   }
   await writeManyDocuments(w, updates, { signal, concurrency });
+  // The arrays returned keep those holders current when they are resized or edited.
+  for (const [path, array] of arrays) {
+    const consolidatedHolders = holders.filter((holder) => isBelow(path, holder));
+    if (consolidatedHolders.length > 0)
+      arrays.set(path, new ZarrArray(s, path, array.metadata, { consolidatedHolders }));
+  }
   for (const [path, node] of written) logNode("created", node.kind, path, () => nodeDetails(node));
   return { written, requested: [...planned.keys()], arrays };
 }

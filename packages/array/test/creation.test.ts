@@ -41,7 +41,9 @@ describe("zeros, ones, full, empty", () => {
     const map = new Map<string, Uint8Array>();
     const z = await zeros(map, { path: "z", shape: [3, 4], chunks: [2, 2] });
     const o = await ones(map, { path: "o", shape: [5], dtype: "int16" });
-    const f = await full(map, {
+    // A hierarchy has one format: the v2 array goes to a store of its own.
+    const v2map = new Map<string, Uint8Array>();
+    const f = await full(v2map, {
       path: "f",
       shape: [2, 2],
       dtype: "float32",
@@ -51,11 +53,12 @@ describe("zeros, ones, full, empty", () => {
     const e = await empty(map, { path: "e", shape: [2], dtype: "uint8" });
     const b = await ones(map, { path: "b", shape: [2], dtype: "bool" });
     expect(chunkKeys(map)).toEqual([]);
+    expect(chunkKeys(v2map)).toEqual([]);
     expect(z.dtype).toBe("float64");
     expect(values(await z.get())).toEqual(new Array(12).fill(0));
     expect(values(await o.get())).toEqual([1, 1, 1, 1, 1]);
     expect(values(await f.get()).every(Number.isNaN)).toBe(true);
-    expect((await openArray(map, { path: "f" })).metadata.fillValueJson).toBe("NaN");
+    expect((await openArray(v2map, { path: "f" })).metadata.fillValueJson).toBe("NaN");
     expect(values(await e.get())).toEqual([0, 0]);
     expect((await b.get()).data).toBeInstanceOf(BoolArray);
     expect(values(await b.get())).toEqual([1, 1]);
@@ -89,7 +92,8 @@ describe("the *Like helpers", () => {
     expect(
       values(await (await onesLike(map, source, { path: "o", chunks: [5, 5] })).get([0, 0])),
     ).toEqual([1]);
-    const filled = await fullLike(map, source, { path: "f", fillValue: -3, zarrFormat: 2 });
+    const v2map = new Map<string, Uint8Array>();
+    const filled = await fullLike(v2map, source, { path: "f", fillValue: -3, zarrFormat: 2 });
     expect(filled.zarrFormat).toBe(2);
     expect(filled.metadata.v2?.dtype).toBe(">i4");
     expect(values(await filled.get([9, 5]))).toEqual([-3]);
@@ -204,16 +208,24 @@ describe("fromArray", () => {
       { path: "v2", zarrFormat: 2 as const },
       { path: "sharded", chunks: [2, 2], shards: [4, 4] },
     ];
+    // A hierarchy has one format: the v2 copy goes to a store of its own.
+    const v2map = new Map<string, Uint8Array>();
+    const storeOf = (target: { zarrFormat?: 2 }) => (target.zarrFormat === 2 ? v2map : map);
     let progress = 0;
     for (const target of targets) {
-      const copy = await fromArray(map, source, {
+      const copy = await fromArray(storeOf(target), source, {
         ...target,
         concurrency: 2,
         onProgress: () => progress++,
       });
       expect(values(await copy.get())).toEqual(expected);
       expect(
-        values(await (await openArray(map, { path: target.path })).get([slice(null, null, -1), 1])),
+        values(
+          await (await openArray(storeOf(target), { path: target.path })).get([
+            slice(null, null, -1),
+            1,
+          ]),
+        ),
       ).toEqual(values(await source.get([slice(null, null, -1), 1])));
     }
     expect(progress).toBeGreaterThan(0);

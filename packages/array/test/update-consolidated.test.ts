@@ -4,6 +4,7 @@ import {
   createGroup,
   createHierarchy,
   openGroup,
+  ZarrArray,
   type ZarrGroup,
 } from "@z/array";
 import {
@@ -61,7 +62,41 @@ const operation = fc.oneof(
     attributes,
   }),
   fc.record({ op: fc.constant("create-through-group" as const), path, attributes }),
+  fc.record({
+    op: fc.constantFrom("array-resize" as const, "array-attributes" as const),
+    path,
+    attributes,
+    extent: fc.integer({ min: 0, max: 5 }),
+    // Through the root's consolidated metadata, or the array the creation returned.
+    via: fc.constantFrom("root" as const, "created" as const),
+  }),
 );
+
+type ArrayEdit = {
+  op: "array-resize" | "array-attributes";
+  path: string;
+  attributes: object;
+  extent: number;
+  via: "root" | "created";
+};
+
+/** An array edited directly (resize, attributes), opened as `edit.via` says. */
+async function editArray(
+  store: Map<string, Uint8Array>,
+  format: 2 | 3,
+  edit: ArrayEdit,
+): Promise<void> {
+  let array: ZarrArray | ZarrGroup;
+  if (edit.via === "root") array = await (await openGroup(store)).get(edit.path);
+  else {
+    const spec = { kind: "array" as const, shape: [2], dtype: "int8" };
+    const created = await createHierarchy(store, { [edit.path]: spec }, { zarrFormat: format });
+    array = created.get(edit.path) as ZarrArray;
+  }
+  if (!(array instanceof ZarrArray)) return;
+  if (edit.op === "array-resize") await array.resize([edit.extent]);
+  else await array.updateAttributes(edit.attributes as Record<string, number>, { replace: true });
+}
 
 async function run(
   store: Map<string, Uint8Array>,
@@ -76,7 +111,8 @@ async function run(
       }
     | { op: "root-attributes"; attributes: object }
     | { op: "child-attributes"; path: string; attributes: object }
-    | { op: "create-through-group"; path: string; attributes: object },
+    | { op: "create-through-group"; path: string; attributes: object }
+    | ArrayEdit,
 ): Promise<void> {
   const attrs = op.attributes as Record<string, number>;
   try {
@@ -106,6 +142,10 @@ async function run(
       case "create-through-group":
         await (await openGroup(store)).createGroup(op.path, { attributes: attrs });
         return;
+      case "array-resize":
+      case "array-attributes":
+        await editArray(store, format, op);
+        return;
     }
   } catch (error) {
     // Refused changes (a node there, a node inside an array, no such child) leave the store as it was.
@@ -115,7 +155,7 @@ async function run(
 }
 
 describe("updateConsolidated keeps consolidated metadata equal to a fresh consolidation", () => {
-  it("after any sequence of creations and attribute edits (v2 and v3)", async () => {
+  it("after any sequence of creations, attribute edits and array resizes (v2 and v3)", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(2 as const, 3 as const),

@@ -1,6 +1,6 @@
+import { checkRead } from "./entry-checks.js";
 import { throwIfAborted } from "./errors.js";
-import { validateKey } from "./keys.js";
-import { sliceRange, validateRange } from "./range.js";
+import { sliceRange } from "./range.js";
 import type { GetOptions, Readable } from "./store.js";
 
 /** A byte range as zarrita's stores take it. */
@@ -57,11 +57,9 @@ class ZarritaStoreAdapter implements Readable {
   }
 
   async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    validateKey(key);
     const range = options?.range;
-    if (range) validateRange(range);
     const signal = options?.signal;
-    throwIfAborted(signal);
+    checkRead(key, range, signal);
     const path = `/${key}` as const;
     const store = this.#store;
     const opts = signal ? { signal } : undefined;
@@ -72,7 +70,7 @@ class ZarritaStoreAdapter implements Readable {
     }
     const wanted = "suffix" in range ? range.suffix : range.length;
     // zarrita has no empty range: ask whether the key exists instead.
-    if (wanted === 0) return (await this.has(key, { signal })) ? new Uint8Array(0) : undefined;
+    if (wanted === 0) return (await this.#exists(key, signal)) ? new Uint8Array(0) : undefined;
     const query: ZarritaRangeQuery =
       "suffix" in range
         ? { suffixLength: range.suffix }
@@ -85,14 +83,13 @@ class ZarritaStoreAdapter implements Readable {
   }
 
   async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
+    checkRead(key, undefined, options?.signal);
+    return this.#exists(key, options?.signal);
+  }
+
+  /** Whether a checked key has a value. */
+  async #exists(key: string, signal: AbortSignal | undefined): Promise<boolean> {
     // Not the wrapped store's own `has`: zarrita's FileSystemStore answers true for folders.
-    return (
-      (await this.#store.get(
-        `/${key}`,
-        options?.signal ? { signal: options.signal } : undefined,
-      )) !== undefined
-    );
+    return (await this.#store.get(`/${key}`, signal ? { signal } : undefined)) !== undefined;
   }
 }

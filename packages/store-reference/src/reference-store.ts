@@ -1,17 +1,18 @@
 import {
   type ByteRange,
+  checkRangesRead,
+  checkRead,
   type DirListing,
   type GetOptions,
   groupDirListing,
   isZarrError,
   type Listable,
   type Readable,
+  readEachRange,
   resolveRange,
   sliceRange,
-  throwIfAborted,
   validateKey,
   validatePrefix,
-  validateRange,
 } from "@z/store-core";
 import type { HttpStoreOptions } from "@z/store-http";
 import { ReferenceTargetError } from "./errors.js";
@@ -101,14 +102,8 @@ export class ReferenceStore implements Readable, Listable {
   }
 
   async get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
-    validateKey(key);
-    const range = options?.range;
-    if (range) validateRange(range);
-    throwIfAborted(options?.signal);
-    const ref = this.#refs.get(key);
-    if (ref === undefined) return undefined;
-    if (ref.kind === "inline") return sliceRange(ref.data, range).slice();
-    return this.#readTarget(key, ref, range, options?.signal);
+    checkRead(key, options?.range, options?.signal);
+    return this.#read(key, options?.range, options?.signal);
   }
 
   async getRanges(
@@ -116,19 +111,29 @@ export class ReferenceStore implements Readable, Listable {
     ranges: readonly ByteRange[],
     options?: { signal?: AbortSignal },
   ): Promise<Uint8Array[] | undefined> {
-    validateKey(key);
-    for (const range of ranges) validateRange(range);
-    throwIfAborted(options?.signal);
-    if (!this.#refs.has(key)) return undefined;
-    return Promise.all(
-      ranges.map((range) => this.get(key, { range, signal: options?.signal })),
-    ) as Promise<Uint8Array[]>;
+    checkRangesRead(key, ranges, options?.signal);
+    return readEachRange(
+      ranges,
+      (range) => this.#read(key, range, options?.signal),
+      async () => this.#refs.has(key),
+    );
   }
 
   async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
+    checkRead(key, undefined, options?.signal);
     return this.#refs.has(key);
+  }
+
+  /** Reads a checked key's value, or a range of it; undefined when the document lacks the key. */
+  async #read(
+    key: string,
+    range: ByteRange | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array | undefined> {
+    const ref = this.#refs.get(key);
+    if (ref === undefined) return undefined;
+    if (ref.kind === "inline") return sliceRange(ref.data, range).slice();
+    return this.#readTarget(key, ref, range, signal);
   }
 
   async *list(): AsyncIterable<string> {

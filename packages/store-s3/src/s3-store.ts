@@ -1,10 +1,12 @@
 import {
   type ByteRange,
+  checkRangesRead,
   type DirListing,
   type GetOptions,
   type Listable,
   type Readable,
   ReadOnlyError,
+  readEachRange,
   type SetOptions,
   throwIfAborted,
   type VersionedValue,
@@ -186,9 +188,12 @@ export class S3Store implements Readable, Writable, Listable {
   ): Promise<Uint8Array[] | undefined> {
     if (!ranges.some((range) => "suffix" in range))
       return this.#http.getRanges(key, ranges, options);
-    validateKey(key);
-    const parts = await Promise.all(ranges.map((range) => this.get(key, { ...options, range })));
-    return parts.some((part) => part === undefined) ? undefined : (parts as Uint8Array[]);
+    checkRangesRead(key, ranges, options?.signal);
+    return readEachRange(
+      ranges,
+      (range) => this.get(key, { ...options, range }),
+      () => this.has(key, options),
+    );
   }
 
   /** Whether an object exists (HEAD). */
