@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import {
   type ArrayMetadata,
   type ChunkKeyEncoding,
@@ -176,10 +177,8 @@ function fillValueOf(
   } catch (error) {
     // A data type's own typed error (an Arrow field's, say) keeps its class; plain errors
     // (a TypeError from a conversion) become a FillValueError naming the option.
-    if (isZarrError(error)) {
-      error.message = `The fillValue option ${shown(options.fillValue)}: ${error.message}`;
-      throw error;
-    }
+    if (isZarrError(error))
+      throw locateError(error, `The fillValue option ${shown(options.fillValue)}`);
     throw new FillValueError(
       `The fillValue option ${shown(options.fillValue)} does not fit ${dataType.name}: ${(error as Error)?.message ?? shown(error)}`,
       { cause: error },

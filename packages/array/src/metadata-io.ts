@@ -1,6 +1,6 @@
 import { locateError } from "@z/errors";
 import { type JsonValue, parseGroupMetadataV2, parseJson } from "@z/metadata";
-import { METADATA_KEYS } from "@z/metadata/internal";
+import { METADATA_KEYS, validateAttributes } from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { ConsolidatedMetadata } from "./consolidated-model.js";
@@ -27,18 +27,31 @@ export interface ReadMetadataOptions {
   signal?: AbortSignal;
 }
 
-/** Reads and parses a JSON document; `undefined` when the key is missing. */
+/**
+ * Reads and parses a JSON document; `undefined` when the key is missing. Its errors carry the
+ * key, and the node's `path` when given.
+ */
 export async function readJson(
   store: Readable,
   key: string,
   signal?: AbortSignal,
+  path?: string,
 ): Promise<JsonValue | undefined> {
   const bytes = await store.get(key, { signal });
   if (bytes === undefined) return undefined;
+  return parsedAt(key, path, () => parseJson(bytes, `/${key}`));
+}
+
+/**
+ * Runs the parse of the document at `key` (of the node at `path`): its errors carry both, as
+ * typed fields, whichever format and document (`zarr.json`, `.zarray`, `.zgroup`, `.zattrs`,
+ * `.zmetadata`) they are about.
+ */
+function parsedAt<T>(key: string, path: string | undefined, parse: () => T): T {
   try {
-    return parseJson(bytes, `/${key}`);
+    return parse();
   } catch (error) {
-    throw locateError(error, "", { key });
+    throw locateError(error, "", { key, path });
   }
 }
 
@@ -72,14 +85,12 @@ export async function readNodeMetadata(
   const useConsolidated = options.consolidated !== false && options.kind !== "array";
   if (zarrFormat !== 2) {
     const key = joinKey(path, METADATA_KEYS.zarrJson);
-    const doc = await readJson(store, key, signal);
+    const doc = await readJson(store, key, signal, path);
     if (doc !== undefined) {
-      const node = parseV3NodeAt(doc, key, path);
+      const node = parsedAt(key, path, () => parseV3Node(doc, `/${key}`));
       if (node.kind === "group" && useConsolidated) {
-        node.consolidated = ConsolidatedMetadata.fromV3(
-          node.metadata.consolidatedMetadata,
-          `/${key}`,
-        );
+        const held = node.metadata.consolidatedMetadata;
+        node.consolidated = parsedAt(key, path, () => ConsolidatedMetadata.fromV3(held, `/${key}`));
         if (options.consolidated === true && !node.consolidated) throw noConsolidated(path);
       }
       return node;
@@ -102,15 +113,16 @@ async function readV2Consolidated(
   signal?: AbortSignal,
 ): Promise<NodeMetadata | undefined> {
   const key = joinKey(path, METADATA_KEYS.zmetadata);
-  const doc = await readJson(store, key, signal);
+  const doc = await readJson(store, key, signal, path);
   if (doc === undefined) return undefined;
-  const consolidated = ConsolidatedMetadata.fromV2(doc, `/${key}`);
+  const consolidated = parsedAt(key, path, () => ConsolidatedMetadata.fromV2(doc, `/${key}`));
   const self = consolidated.selfV2();
   if (self?.zgroup) {
     const where = `/${key} ${JSON.stringify(METADATA_KEYS.zgroup)}`;
+    const { zgroup, zattrs } = self;
     return {
       kind: "group",
-      metadata: parseGroupMetadataV2(self.zgroup, self.zattrs, where),
+      metadata: parsedAt(key, path, () => parseGroupMetadataV2(zgroup, zattrs, where)),
       consolidated,
     };
   }
@@ -125,22 +137,20 @@ async function readV2Node(
   path: string,
   signal?: AbortSignal,
 ): Promise<NodeMetadata | undefined> {
+  const keyOf = (name: string) => joinKey(path, name);
   const [zarray, zgroup] = await Promise.all([
-    readJson(store, joinKey(path, METADATA_KEYS.zarray), signal),
-    readJson(store, joinKey(path, METADATA_KEYS.zgroup), signal),
+    readJson(store, keyOf(METADATA_KEYS.zarray), signal, path),
+    readJson(store, keyOf(METADATA_KEYS.zgroup), signal, path),
   ]);
   if (zarray === undefined && zgroup === undefined) return undefined;
-  const zattrs = await readJson(store, joinKey(path, METADATA_KEYS.zattrs), signal);
-  return parseV2Node(zarray, zgroup, zattrs, (name) => `/${joinKey(path, name)}`);
-}
-
-/** Parses the v3 `zarr.json` at `key` (of the node at `path`); its errors carry both. */
-function parseV3NodeAt(doc: JsonValue, key: string, path: string): NodeMetadata {
-  try {
-    return parseV3Node(doc, `/${key}`);
-  } catch (error) {
-    throw locateError(error, "", { key, path });
-  }
+  const attrsKey = keyOf(METADATA_KEYS.zattrs);
+  const zattrs = await readJson(store, attrsKey, signal, path);
+  // Attributes first, so their errors name `.zattrs`, the document they are about.
+  parsedAt(attrsKey, path, () => validateAttributes(zattrs, `/${attrsKey}`));
+  const nodeKey = keyOf(zarray !== undefined ? METADATA_KEYS.zarray : METADATA_KEYS.zgroup);
+  return parsedAt(nodeKey, path, () =>
+    parseV2Node(zarray, zgroup, zattrs, (name) => `/${keyOf(name)}`),
+  );
 }
 
 /** Writes metadata documents under a node path. */

@@ -1,4 +1,12 @@
-import { type CodecSpec, createArray, createGroup, openArray } from "@z/array";
+import {
+  type CodecSpec,
+  consolidateMetadata,
+  createArray,
+  createGroup,
+  open,
+  openArray,
+  openGroup,
+} from "@z/array";
 import type { ChecksumError, DecodeError } from "@z/codecs";
 import { type InvalidKeyError, isZarrError, MapStore } from "@z/store-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
@@ -176,6 +184,54 @@ describe("a broken metadata document", () => {
     const error = await rejection(openArray(store, { path: "g/arr" }));
     if (!isZarrError(error, "MetadataError")) throw error;
     expect(error.key).toBe(key);
+  });
+});
+
+describe("a broken v2 metadata document", () => {
+  /** A v2 hierarchy: the group `g` (with attributes) and the array `g/arr` (with attributes). */
+  async function v2Hierarchy(): Promise<Map<string, Uint8Array>> {
+    const store = new Map<string, Uint8Array>();
+    await createGroup(store, { path: "g", zarrFormat: 2, attributes: { a: 1 } });
+    await createArray(store, {
+      path: "g/arr",
+      shape: [4],
+      dtype: "int32",
+      zarrFormat: 2,
+      attributes: { b: 2 },
+    });
+    return store;
+  }
+  const text = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+  const edited = (store: Map<string, Uint8Array>, key: string, change: object) =>
+    text({ ...JSON.parse(new TextDecoder().decode(store.get(key))), ...change });
+
+  // Each case breaks one document; the error names it (key) and the node (path).
+  const cases: [string, string, string, (store: Map<string, Uint8Array>) => Uint8Array][] = [
+    ["a bad shape", "g/arr", "g/arr/.zarray", (s) => edited(s, "g/arr/.zarray", { shape: "x" })],
+    ["not JSON", "g/arr", "g/arr/.zarray", () => new TextEncoder().encode("{ not json")],
+    ["a list", "g/arr", "g/arr/.zattrs", () => text([1, 2])],
+    ["not JSON", "g/arr", "g/arr/.zattrs", () => new TextEncoder().encode("nope")],
+    ["an unknown format", "g", "g/.zgroup", () => text({ zarr_format: 7 })],
+    ["a string", "g", "g/.zattrs", () => text("attributes")],
+  ];
+  for (const [what, path, key, broken] of cases) {
+    it(`${key} holding ${what} is a MetadataError carrying that key and the node's path`, async () => {
+      const store = await v2Hierarchy();
+      store.set(key, broken(store));
+      const error = await rejection(open(store, { path, zarrFormat: 2 }));
+      if (!isZarrError(error, "MetadataError")) throw error;
+      expect(error).toMatchObject({ key, path });
+      expect(error.message).toContain(`/${key}`);
+    });
+  }
+
+  it("a broken .zmetadata carries its key and the group's path", async () => {
+    const store = await v2Hierarchy();
+    await consolidateMetadata(store, { path: "g" });
+    store.set("g/.zmetadata", text({ zarr_consolidated_format: 1, metadata: [] }));
+    const error = await rejection(openGroup(store, { path: "g" }));
+    if (!isZarrError(error, "MetadataError")) throw error;
+    expect(error).toMatchObject({ key: "g/.zmetadata", path: "g" });
   });
 });
 

@@ -1,12 +1,26 @@
-/** A command line that cannot be run: an unknown command or option, a missing argument. */
-export class UsageError extends Error {
-  override name = "UsageError";
+import { nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    UsageError: UsageError;
+  }
+}
+
+/**
+ * A command line that cannot be run: an unknown command or option, a missing argument. An `@z`
+ * error (`isZarrError(e, "UsageError")`).
+ */
+export class UsageError extends ZarrError {
+  static {
+    nameErrorClass(UsageError, "UsageError");
+  }
   constructor(
     message: string,
     /** The command whose help to show with the error, if the command is known. */
     readonly command?: string,
+    options?: Pick<ZarrErrorOptions, "path" | "cause">,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

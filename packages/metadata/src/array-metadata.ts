@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import { checkArrayLimits } from "./array-limits.js";
 import { type ChunkGrid, resolveChunkGrid } from "./chunk-grid.js";
 import { type ChunkKeyEncoding, resolveChunkKeyEncoding } from "./chunk-key.js";
@@ -172,11 +173,13 @@ export function parseArrayMetadataV3(json: JsonValue, where = "zarr.json"): Arra
   };
 }
 
-/** Prefixes an error's message with the document it came from. */
+/**
+ * Records on an error the document it came from (its message starts with it), unless the
+ * message names the document already.
+ */
 export function withWhere(error: unknown, where: string): unknown {
-  if (error instanceof Error && !error.message.includes(where))
-    error.message = `${where}: ${error.message}`;
-  return error;
+  if (error instanceof Error && error.message.includes(where)) return error;
+  return locateError(error, where);
 }
 
 /** The v3 `zarr.json` document of array metadata. */

@@ -1,4 +1,11 @@
+import { nameErrorClass } from "@z/errors";
 import { StoreError } from "@z/store-core";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    AzureConfigError: AzureConfigError;
+  }
+}
 
 /**
  * An Azure store that cannot be set up as asked: a malformed connection string or `az://`
@@ -6,5 +13,7 @@ import { StoreError } from "@z/store-core";
  * @category Errors
  */
 export class AzureConfigError extends StoreError {
-  override name = "AzureConfigError";
+  static {
+    nameErrorClass(AzureConfigError, "AzureConfigError");
+  }
 }

@@ -1,3 +1,4 @@
+import { nameErrorClass } from "@z/errors";
 import { AbortError, InvalidKeyError, isZarrError, StoreError } from "@z/store-core";
 
 declare module "@z/errors" {
@@ -37,7 +38,9 @@ export type FsAction = "read" | "write" | "delete" | "list";
  * error, if any, is the `cause`; its code (`EACCES`, `ELOOP`...) is in `code`.
  */
 export class FsError extends StoreError {
-  override name = "FsError";
+  static {
+    nameErrorClass(FsError, "FsError");
+  }
   /** The store key (or prefix) the operation was about. */
   override readonly key: string;
   /** The file path that failed. */
@@ -69,7 +72,9 @@ export class FsError extends StoreError {
  * folder: FsStore never changes, and never reads, anything outside its root.
  */
 export class OutsideRootError extends StoreError {
-  override name = "OutsideRootError";
+  static {
+    nameErrorClass(OutsideRootError, "OutsideRootError");
+  }
   constructor(
     /** The store key (or prefix). */
     override readonly key: string,

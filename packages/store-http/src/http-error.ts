@@ -1,3 +1,4 @@
+import { nameErrorClass } from "@z/errors";
 import { StoreError } from "@z/store-core";
 
 declare module "@z/errors" {
@@ -19,7 +20,9 @@ export function redactUrl(url: string): string {
  * @category Errors
  */
 export class HttpError extends StoreError {
-  override name = "HttpError";
+  static {
+    nameErrorClass(HttpError, "HttpError");
+  }
   /** The last status received; 0 when the request never got an answer (network error). */
   readonly status: number;
   /** The method of the request. */

@@ -1,4 +1,12 @@
+import { nameErrorClass } from "@z/errors";
 import { StoreError } from "@z/store-core";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    InvalidReferenceError: InvalidReferenceError;
+    ReferenceTargetError: ReferenceTargetError;
+  }
+}
 
 /**
  * A kerchunk reference document that cannot be read: not JSON, an unknown version, a reference
@@ -7,7 +15,9 @@ import { StoreError } from "@z/store-core";
  * @category Errors
  */
 export class InvalidReferenceError extends StoreError {
-  override name = "InvalidReferenceError";
+  static {
+    nameErrorClass(InvalidReferenceError, "InvalidReferenceError");
+  }
   constructor(
     /** Where in the reference document the problem is. */
     readonly where: string,
@@ -24,7 +34,9 @@ export class InvalidReferenceError extends StoreError {
  * @category Errors
  */
 export class ReferenceTargetError extends StoreError {
-  override name = "ReferenceTargetError";
+  static {
+    nameErrorClass(ReferenceTargetError, "ReferenceTargetError");
+  }
   constructor(
     /** The store key whose reference failed. */
     override readonly key: string,

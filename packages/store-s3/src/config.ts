@@ -1,3 +1,4 @@
+import { nameErrorClass } from "@z/errors";
 import { StoreError, validateKey } from "@z/store-core";
 import {
   type BearerTokenOption,
@@ -7,13 +8,21 @@ import {
 } from "./options.js";
 import type { S3Credentials, SigningScope } from "./sigv4.js";
 
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    S3ConfigError: S3ConfigError;
+  }
+}
+
 /**
  * An S3 or GCS location or option that cannot work: a malformed `s3://` URL, a missing bucket,
  * half of a key pair.
  * @category Errors
  */
 export class S3ConfigError extends StoreError {
-  override name = "S3ConfigError";
+  static {
+    nameErrorClass(S3ConfigError, "S3ConfigError");
+  }
 }
 
 /** How requests are authorised. */

@@ -1,5 +1,11 @@
-import { ZARR_ERROR_BRAND } from "@z/zarr";
+import { nameErrorClass } from "@z/errors";
 import { UsageError } from "../errors.js";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    CopyOptionError: CopyOptionError;
+  }
+}
 
 /**
  * A `zarr copy` option that cannot be applied to a node of the source (a `--chunks` of the
@@ -7,17 +13,21 @@ import { UsageError } from "../errors.js";
  * copy is planned, before anything is written.
  */
 export class CopyOptionError extends UsageError {
-  override name = "CopyOptionError";
-  readonly [ZARR_ERROR_BRAND] = true;
+  static {
+    nameErrorClass(CopyOptionError, "CopyOptionError");
+  }
+  /** The source node it does not fit. */
+  declare readonly path: string;
   constructor(
     /** The option as given (`--chunks 2,2`, or several of them). */
     readonly option: string,
-    /** The source node it does not fit. */
-    readonly path: string,
+    path: string,
     reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`Cannot copy /${path} with ${option}: ${reason}`, "copy");
-    if (options && "cause" in options) this.cause = options.cause;
+    super(`Cannot copy /${path} with ${option}: ${reason}`, "copy", {
+      path,
+      cause: options?.cause,
+    });
   }
 }

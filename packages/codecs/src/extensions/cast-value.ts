@@ -1,3 +1,4 @@
+import { nameErrorClass } from "@z/errors";
 import {
   type Chunk,
   type Container,
@@ -20,6 +21,12 @@ import {
 } from "./cast.js";
 import { type NumericDomain, type NumericScalar, numericDomain } from "./numeric-domain.js";
 
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    CastValueError: CastValueError;
+  }
+}
+
 const NAME = "cast_value";
 const FIELDS = new Set(["data_type", "rounding", "out_of_range", "scalar_map"]);
 
@@ -29,7 +36,9 @@ const FIELDS = new Set(["data_type", "rounding", "out_of_range", "scalar_map"]);
  * @category Errors
  */
 export class CastValueError extends CodecError {
-  override name = "CastValueError";
+  static {
+    nameErrorClass(CastValueError, "CastValueError");
+  }
 }
 
 /** The `cast_value` configuration, parsed. */

@@ -1,9 +1,16 @@
+import { nameErrorClass } from "@z/errors";
 import type { Chunk, Container, DataType, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import { cOrderStrides, formatValue, product, toCOrder } from "@z/metadata/internal";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { CastFailure, elementCast } from "./cast.js";
 import { type NumericDomain, type NumericScalar, numericDomain } from "./numeric-domain.js";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    ScaleOffsetError: ScaleOffsetError;
+  }
+}
 
 const NAME = "scale_offset";
 
@@ -13,7 +20,9 @@ const NAME = "scale_offset";
  * @category Errors
  */
 export class ScaleOffsetError extends CodecError {
-  override name = "ScaleOffsetError";
+  static {
+    nameErrorClass(ScaleOffsetError, "ScaleOffsetError");
+  }
 }
 
 /** The arithmetic of one data type, each result checked to be representable. */

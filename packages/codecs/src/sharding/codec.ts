@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import { type Chunk, type JsonObject, type NamedConfig, uint64 } from "@z/metadata";
 import {
   checkLimit,
@@ -335,11 +336,9 @@ export class ShardingCodec implements ArrayToBytesCodec, PartialArrayToBytes {
     return encodeShardPartially(this, current, writes, options);
   }
 
-  /** Prefixes an error's message with the inner chunk it happened in. */
+  /** Records on an error the inner chunk it happened in (its message starts with it). */
   nameInner(error: unknown, i: number): unknown {
-    if (error instanceof Error)
-      error.message = `inner chunk [${this.innerCoords(i)}]: ${error.message}`;
-    return error;
+    return locateError(error, `inner chunk [${this.innerCoords(i)}]`);
   }
 
   /**

@@ -30,7 +30,8 @@ function codecList(json: unknown, what: string): NamedConfig[] {
   try {
     return json.map((entry, i) => parseNamedConfig(entry, `sharding_indexed ${what}[${i}]`));
   } catch (error) {
-    if (error instanceof MetadataError) throw new CodecConfigError(error.message);
+    if (error instanceof MetadataError)
+      throw new CodecConfigError(error.message, { codec: "sharding_indexed", cause: error });
     throw error;
   }
 }

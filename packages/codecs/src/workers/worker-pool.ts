@@ -1,3 +1,4 @@
+import { nameErrorClass } from "@z/errors";
 import type { Chunk, NamedConfig, TypedArray } from "@z/metadata";
 import { product } from "@z/metadata/internal";
 import { CodecError } from "../errors.js";
@@ -6,6 +7,12 @@ import { type ChunkDecodePool, defaultWorkerCount, type PoolDecodeOptions } from
 import { cachedPipeline } from "./pipeline-cache.js";
 import { type DecodeReply, type DecodeRequest, errorFromJson } from "./protocol.js";
 import { decodableInWorker, specToJson } from "./spec-json.js";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    WorkerPoolClosedError: WorkerPoolClosedError;
+  }
+}
 
 /** One worker as the pool drives it: Web Worker and worker_threads both fit. */
 export interface PoolWorker {
@@ -56,7 +63,9 @@ export interface WorkerPoolStats {
 
 /** The error a pool's pending decodes reject with when it is closed. */
 export class WorkerPoolClosedError extends CodecError {
-  override name = "WorkerPoolClosedError";
+  static {
+    nameErrorClass(WorkerPoolClosedError, "WorkerPoolClosedError");
+  }
 }
 
 interface Job {

@@ -5,6 +5,7 @@ import {
   encodeLz4Frame,
   ZstdCodec,
 } from "@z/codecs";
+import { locateError } from "@z/errors";
 import type { ArrowModule } from "../load-arrow.js";
 import type { Table } from "./flatbuffer.js";
 
@@ -115,9 +116,7 @@ export async function decompressBuffer(
     }
     return out;
   } catch (error) {
-    if (error instanceof DecodeError && !error.message.startsWith(label))
-      error.message = `${label}: ${error.message}`;
-    throw error;
+    throw error instanceof DecodeError ? locateError(error, label) : error;
   }
 }
 

@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import { ArrowFieldError } from "../errors.js";
 import type {
   ArrowField,
@@ -162,10 +163,11 @@ export function schemaFields(fb: FlatBuffer, schema: Table): ArrowField[] {
     try {
       return parseArrowField(arrowFieldToJson(raw), `schema.fields[${i}]`);
     } catch (error) {
-      if (error instanceof ArrowFieldError) {
-        error.message = `The Arrow IPC stream's schema has a field this package cannot read: ${error.message}`;
-      }
-      throw error;
+      if (!(error instanceof ArrowFieldError)) throw error;
+      throw locateError(
+        error,
+        "The Arrow IPC stream's schema has a field this package cannot read",
+      );
     }
   });
 }

@@ -1,7 +1,14 @@
+import { nameErrorClass, ZARR_ERROR_BRAND } from "@z/errors";
 import { isTypedArray } from "@z/metadata";
 import { describeValue } from "../describe.js";
 import { JsonFloat } from "../dtype/json-element.js";
 import { EncodeError } from "../errors.js";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    PythonJsonSyntaxError: PythonJsonSyntaxError;
+  }
+}
 
 /** The options of Python's `json.dumps` that change its output, as numcodecs' json2 passes them. */
 export interface PythonJsonStyle {
@@ -158,9 +165,16 @@ export interface PythonJsonParseOptions {
   maxDepth?: number;
 }
 
-/** JSON text that does not parse, with the position of the problem. */
+/**
+ * JSON text that does not parse, with the position of the problem. A `SyntaxError`, branded as
+ * an `@z` error (`isZarrError(e, "PythonJsonSyntaxError")`).
+ */
 export class PythonJsonSyntaxError extends SyntaxError {
-  override name = "PythonJsonSyntaxError";
+  static {
+    nameErrorClass(PythonJsonSyntaxError, "PythonJsonSyntaxError");
+  }
+  /** The `@z` error brand, which `isZarrError` checks. */
+  readonly [ZARR_ERROR_BRAND] = true as const;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { locateError } from "@z/errors";
 import { formatValue } from "../format-value.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
 import { checkLimit } from "../limits.js";
@@ -106,8 +107,7 @@ function parseFieldsV2(
   try {
     return new StructType(fields);
   } catch (error) {
-    if (error instanceof InvalidDataTypeError) error.message = `${where}: ${error.message}`;
-    throw error;
+    throw error instanceof InvalidDataTypeError ? locateError(error, where) : error;
   }
 }
 
@@ -178,7 +178,6 @@ function parseFieldsV3(
   try {
     return new StructType(fields);
   } catch (error) {
-    if (error instanceof InvalidDataTypeError) error.message = `${where}: ${error.message}`;
-    throw error;
+    throw error instanceof InvalidDataTypeError ? locateError(error, where) : error;
   }
 }
