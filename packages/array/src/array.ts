@@ -29,7 +29,6 @@ import { checkNewShape, shrinkChunks } from "./resize.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
 import { ShardedAccess } from "./sharded-access.js";
 import { shardingOf } from "./sharding-config.js";
-import { updateHolderEntry } from "./update-consolidated.js";
 import { type NdValue, resolveValue, type SetValue } from "./values.js";
 
 /** How an array object was opened. */
@@ -113,7 +112,10 @@ export class ZarrArray<C extends Container = Container> {
     const store = this.writableStore();
     await writeDocuments(store, this.path, [...arrayMetadataDocuments(metadata), ...extraDocs]);
     this.state = ZarrArray.stateFor(this.store, this.path, metadata);
-    // After the array's own documents, as group edits and node creation do.
+    // After the array's own documents, as group edits and node creation do. Loaded only for
+    // arrays opened through consolidated metadata: apps that never use it do not load it.
+    if (this.consolidatedHolders.length === 0) return;
+    const { updateHolderEntry } = await import("./update-consolidated.js");
     const node: NodeMetadata = { kind: "array", metadata };
     for (const holder of this.consolidatedHolders)
       await updateHolderEntry(store, holder, this.path, node);
