@@ -22,6 +22,7 @@ import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { consolidatedDocuments } from "./consolidated.js";
 import type { ContainerOf } from "./container-types.js";
 import { type ArrayOptions, buildArrayMetadata } from "./create-metadata.js";
+import { afterLoading } from "./load-extensions.js";
 import { ContainsArrayError, ContainsGroupError } from "./errors.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
 import { Group } from "./group.js";
@@ -176,7 +177,7 @@ export async function createNodes(
   const planned = new Map<string, Planned>();
   for (const [path, spec] of list) {
     if (planned.has(path)) throw new MetadataError(`/${path} is given twice`);
-    planned.set(path, planNode(s, path, spec, options.zarrFormat ?? 3));
+    planned.set(path, await afterLoading(() => planNode(s, path, spec, options.zarrFormat ?? 3)));
   }
   const implied = new Map<string, 2 | 3>();
   for (const [path, { node }] of planned) {

@@ -19,7 +19,8 @@ import {
 } from "@z/metadata";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { ConsolidatedMetadata } from "./consolidated.js";
+import type { ConsolidatedMetadata } from "./consolidated.js";
+import { loadExtensionsFor } from "./load-extensions.js";
 import { checkChoice } from "./option-checks.js";
 
 /**
@@ -57,7 +58,11 @@ export async function readJson(
   signal?: AbortSignal,
 ): Promise<JsonValue | undefined> {
   const bytes = await store.get(key, { signal });
-  return bytes === undefined ? undefined : parseJson(bytes, `/${key}`);
+  if (bytes === undefined) return undefined;
+  const doc = parseJson(bytes, `/${key}`);
+  // Parsing the document and building its arrays' codecs are synchronous from here.
+  await loadExtensionsFor(doc);
+  return doc;
 }
 
 function noConsolidated(path: string): NotFoundError {
@@ -94,6 +99,7 @@ export async function readNodeMetadata(
     if (doc !== undefined) {
       const node = parseV3Node(doc, `/${key}`);
       if (node.kind === "group" && useConsolidated) {
+        const { ConsolidatedMetadata } = await import("./consolidated-loader.js");
         node.consolidated = ConsolidatedMetadata.fromV3(
           node.metadata.consolidatedMetadata,
           `/${key}`,
@@ -122,6 +128,7 @@ async function readV2Consolidated(
   const key = joinKey(path, METADATA_KEYS.zmetadata);
   const doc = await readJson(store, key, signal);
   if (doc === undefined) return undefined;
+  const { ConsolidatedMetadata } = await import("./consolidated-loader.js");
   const consolidated = ConsolidatedMetadata.fromV2(doc, `/${key}`);
   const self = consolidated.selfV2();
   if (self?.zgroup) {

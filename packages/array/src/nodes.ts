@@ -58,6 +58,23 @@ export async function open(
   store: StoreLike | string,
   options: OpenOptions = {},
 ): Promise<ZarrArray | Group> {
+  const { s, path, node } = await readNodeOfKind(store, options);
+  const opened = nodeFromMetadata(s, path, node, {
+    useConsolidated: options.consolidated !== false,
+  });
+  logNode("opened", node.kind, path, () => nodeDetails(node));
+  return opened;
+}
+
+/**
+ * The metadata of the node `open` opens, checked against `options.kind`. openArray builds its
+ * array from it without `nodeFromMetadata`, so that an app that only opens arrays does not
+ * load the group code (groups, creation, consolidated metadata).
+ */
+async function readNodeOfKind(
+  store: StoreLike | string,
+  options: OpenOptions,
+): Promise<{ s: Readable; path: string; node: NodeMetadata }> {
   const s = await enterStore(store);
   const path = normalizePath(options.path);
   const node = await readNodeMetadata(s, path, options);
@@ -75,11 +92,7 @@ export async function open(
       `it is a ${node.kind}; open it with open${node.kind === "array" ? "Array" : "Group"}()`,
     );
   }
-  const opened = nodeFromMetadata(s, path, node, {
-    useConsolidated: options.consolidated !== false,
-  });
-  logNode("opened", node.kind, path, () => nodeDetails(node));
-  return opened;
+  return { s, path, node };
 }
 
 /** Options of {@link openArray}. */
@@ -117,7 +130,11 @@ export async function openArray(
   options: OpenArrayOptions = {},
 ): Promise<ZarrArray> {
   const { dtype, ...rest } = options;
-  const array = (await open(store, { ...rest, kind: "array" })) as ZarrArray;
+  const { s: opened, path, node } = await readNodeOfKind(store, { ...rest, kind: "array" });
+  // readNodeOfKind checked that it is an array.
+  const { metadata } = node as Extract<NodeMetadata, { kind: "array" }>;
+  const array = new ZarrArray(opened, path, metadata);
+  logNode("opened", node.kind, path, () => nodeDetails(node));
   if (dtype !== undefined && !isDataTypeNamed(array.dataType, dtype))
     throw new DataTypeMismatchError(array.path, dtype, array.dtype);
   return array;

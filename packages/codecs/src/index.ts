@@ -40,6 +40,7 @@ export * from "./filters/quantize.js";
 export * from "./filters/shuffle.js";
 export * from "./filters/types.js";
 export * from "./pipeline.js";
+export * from "./not-loaded.js";
 export * from "./registry.js";
 export * from "./sharding/codec.js";
 export * from "./sharding/config.js";

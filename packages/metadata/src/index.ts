@@ -18,6 +18,7 @@ export * from "./dtype/datetime.js";
 export * from "./dtype/dtype-errors.js";
 export * from "./dtype/fixed-bytes.js";
 export * from "./dtype/fixed-unicode.js";
+export * from "./dtype/lazy-load.js";
 export * from "./dtype/float16.js";
 export * from "./dtype/minifloat.js";
 export * from "./dtype/minifloat-format.js";

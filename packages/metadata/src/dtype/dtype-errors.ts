@@ -1,4 +1,6 @@
-import { MetadataError } from "../errors.js";
+import { MetadataError, UnknownDataTypeError } from "../errors.js";
+import { formatValue } from "../format-value.js";
+import { loadDataTypes } from "./lazy-load.js";
 
 /**
  * A data type description of a known family that does not parse: a structured dtype whose
@@ -7,4 +9,30 @@ import { MetadataError } from "../errors.js";
  */
 export class InvalidDataTypeError extends MetadataError {
   override name = "InvalidDataTypeError";
+}
+
+/**
+ * A data type that is not loaded yet: the data types beyond the plain numeric ones (complex,
+ * datetime, fixed-length strings, raw bytes, structured records, the minifloats and small
+ * integers) load on first use. Opening and creating arrays load them; synchronous lookups
+ * (`resolveDataTypeV3`, `resolveDataTypeV2`, `resolveNumpyDataType`) need
+ * `await loadDataTypes()` first. `load()` does that.
+ * @category Errors
+ */
+export class DataTypeNotLoadedError extends UnknownDataTypeError {
+  override name = "DataTypeNotLoadedError";
+  constructor(dataType: unknown, where = "") {
+    super(dataType, where);
+    this.message =
+      `Data type ${formatValue(dataType)}${where ? ` in ${where}` : ""} is not loaded: the ` +
+      "data types beyond the plain numeric ones (complex, datetime, strings, structured, " +
+      "minifloats, ...) load on first use. Await loadDataTypes() before resolving it " +
+      "synchronously (opening or creating an array does this), or register it with " +
+      "registerDataType() if it comes from an extension.";
+  }
+
+  /** Loads the data types that load on first use; then resolving may be tried again. */
+  load(): Promise<void> {
+    return loadDataTypes();
+  }
 }

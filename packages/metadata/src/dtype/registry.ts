@@ -1,31 +1,25 @@
 import { UnknownDataTypeError } from "../errors.js";
 import { isJsonObject, type JsonValue } from "../json.js";
 import { checkLimit } from "../limits.js";
+import { DataTypeNotLoadedError } from "./dtype-errors.js";
+import { dataTypesLoaded, loadDataTypes } from "./lazy-load.js";
 import { numericDataTypes } from "./numeric.js";
-import { registerExtensionDataTypes } from "./register-extensions.js";
-import { registerFixedSizeDataTypes } from "./register-fixed.js";
-import type { DataType, Endian } from "./types.js";
+import {
+  byName,
+  type V2DataType,
+  type V2DataTypeResolver,
+  type V3DataTypeResolver,
+  v2Resolvers,
+  v3Resolvers,
+} from "./registry-tables.js";
+import type { DataType } from "./types.js";
 
-/** A data type read from v2 metadata, with the byte order its type string names. */
-export interface V2DataType {
-  /** The data type. */
-  dataType: DataType;
-  /** The byte order of stored elements. */
-  endian: Endian;
-}
-
-/** Resolves a v3 `data_type` JSON value to a data type, or `undefined` if it is not its kind. */
-export type V3DataTypeResolver = (json: JsonValue) => DataType | undefined;
-/** Resolves a v2 `dtype` JSON value to a data type and byte order, or `undefined`. */
-export type V2DataTypeResolver = (json: JsonValue) => V2DataType | undefined;
-
-const byName = new Map<string, DataType>();
-const v3Resolvers: V3DataTypeResolver[] = [];
-const v2Resolvers: V2DataTypeResolver[] = [];
+export type { V2DataType, V2DataTypeResolver, V3DataTypeResolver } from "./registry-tables.js";
 
 /**
  * Registers a data type, or resolvers for a family of them (types with parameters, such as
- * `r16` or a datetime unit). Later registrations win over earlier ones.
+ * `r16` or a datetime unit). Later registrations win over earlier ones, and over the built-in
+ * data types that load on first use.
  * @example
  * ```ts
  * // A data type object (name, itemSize, encode/decode, fill values, ...) under its v3 name:
@@ -46,10 +40,18 @@ export function registerDataType(
   if (entry.v2) v2Resolvers.unshift(entry.v2);
 }
 
+/** The error for a data type nothing resolves: "not loaded" while the lazy types are not. */
+function unresolved(json: JsonValue, where: string): UnknownDataTypeError {
+  return dataTypesLoaded()
+    ? new UnknownDataTypeError(json, where)
+    : new DataTypeNotLoadedError(json, where);
+}
+
 /**
  * The data type a v3 `data_type` names.
  * @param where named in the error, e.g. the metadata document's key
- * @throws UnknownDataTypeError
+ * @throws UnknownDataTypeError, or its subclass DataTypeNotLoadedError for a type that may be
+ *   one of those that load on first use (see {@link loadDataTypes})
  */
 export function resolveDataTypeV3(json: JsonValue, where = ""): DataType {
   for (const resolve of v3Resolvers) {
@@ -59,7 +61,7 @@ export function resolveDataTypeV3(json: JsonValue, where = ""): DataType {
   const name = typeof json === "string" ? json : isJsonObject(json) ? json.name : undefined;
   const found = typeof name === "string" ? byName.get(name) : undefined;
   if (found && (typeof json === "string" || found.toV3() === name)) return found;
-  throw new UnknownDataTypeError(json, where);
+  throw unresolved(json, where);
 }
 
 /** Checks the element size of a type an extension resolver made (`maxItemSize`). */
@@ -86,7 +88,8 @@ function resolveNumericV2(json: JsonValue): V2DataType | undefined {
 
 /**
  * The data type and byte order a v2 `dtype` names (`"<i4"`, `"|b1"`, `">f8"`, ...).
- * @throws UnknownDataTypeError
+ * @throws UnknownDataTypeError, or its subclass DataTypeNotLoadedError for a type that may be
+ *   one of those that load on first use (see {@link loadDataTypes})
  */
 export function resolveDataTypeV2(json: JsonValue, where = ""): V2DataType {
   for (const resolve of v2Resolvers) {
@@ -95,13 +98,13 @@ export function resolveDataTypeV2(json: JsonValue, where = ""): V2DataType {
   }
   const found = resolveNumericV2(json);
   if (found) return found;
-  throw new UnknownDataTypeError(json, where);
+  throw unresolved(json, where);
 }
 
 /**
  * The data type of a NumPy dtype string as codec configurations write it: a type string
  * (`"<i4"`, `"i4"`, `"|u1"`) or a name (`"int32"`, `"float64"`, `"bool"`).
- * @throws UnknownDataTypeError
+ * @throws UnknownDataTypeError (DataTypeNotLoadedError, as for {@link resolveDataTypeV2})
  */
 export function resolveNumpyDataType(dtype: string, where = ""): V2DataType {
   const named = byName.get(dtype);
@@ -109,11 +112,60 @@ export function resolveNumpyDataType(dtype: string, where = ""): V2DataType {
   return resolveDataTypeV2(dtype, where);
 }
 
-/** The names of every registered data type with a plain-string v3 name. */
+/**
+ * The names of every registered data type with a plain-string v3 name. The built-in types that
+ * load on first use are listed once loaded (`await loadDataTypes()` first for all of them).
+ */
 export function registeredDataTypeNames(): string[] {
   return [...byName.keys()];
 }
 
+/** Whether a data type description resolves now (a `"data_type"` or, v2 style, a `"dtype"`). */
+function resolvesNow(json: JsonValue, v3: boolean): boolean {
+  try {
+    if (v3) resolveDataTypeV3(json);
+    else if (typeof json === "string") resolveNumpyDataType(json);
+    else resolveDataTypeV2(json);
+    return true;
+  } catch (error) {
+    // Malformed descriptions are reported where the document is parsed, with their context.
+    return !(error instanceof DataTypeNotLoadedError);
+  }
+}
+
+/** Keys whose values are user data, never data type descriptions. */
+const isUserData = (key: string) => key === "attributes" || key.endsWith(".zattrs");
+
+/** Whether a metadata document names a data type that does not resolve before loading. */
+function namesUnloadedDataType(json: JsonValue, depth: number): boolean {
+  if (depth > 64) return false;
+  if (Array.isArray(json)) return json.some((item) => namesUnloadedDataType(item, depth + 1));
+  if (!isJsonObject(json)) return false;
+  for (const [key, value] of Object.entries(json)) {
+    if (isUserData(key)) continue;
+    if (key === "data_type" && !resolvesNow(value, true)) return true;
+    if ((key === "dtype" || key === "astype") && !resolvesNow(value, false)) return true;
+    if (namesUnloadedDataType(value, depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Loads the data types a metadata document needs (v3 `zarr.json`, v2 `.zarray`, consolidated
+ * metadata, codec configurations): the `data_type` and `dtype` values it holds outside
+ * attributes. Resolves at once when they resolve already, which is the case for the plain
+ * numeric types; otherwise runs {@link loadDataTypes}.
+ * @example
+ * ```ts
+ * const doc = JSON.parse(text);
+ * await loadDataTypesFor(doc);
+ * const metadata = parseArrayMetadataV3(doc); // synchronous from here
+ * ```
+ * @category Data types
+ */
+export function loadDataTypesFor(json: JsonValue): Promise<void> {
+  if (dataTypesLoaded() || !namesUnloadedDataType(json, 0)) return Promise.resolve();
+  return loadDataTypes();
+}
+
 for (const dataType of numericDataTypes) registerDataType(dataType);
-registerFixedSizeDataTypes();
-registerExtensionDataTypes();
