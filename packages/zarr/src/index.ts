@@ -12,7 +12,7 @@
  * ```
  * @packageDocumentation
  */
-export * from "@z/array";
+export * from "./array-api.js";
 export * from "@z/codecs";
 export * from "@z/dtypes-arrow";
 export * from "@z/dtypes-vlen";

@@ -14,8 +14,10 @@ import { checkConfigKeys, checkDataType, chunkOf, cOrderElements, elementCount }
 import { bytesElement } from "./vlen-bytes.js";
 import { stringElement } from "./vlen-utf8.js";
 
-/** The name the offsets layout codec is registered under (an extension of this project). */
-export const VLEN_OFFSETS_CODEC = "z.vlen-offsets";
+import { VLEN_OFFSETS_CODEC } from "./vlen-offsets-name.js";
+
+export { VLEN_OFFSETS_CODEC };
+
 
 /** Options of {@link VlenOffsetsCodec.decodeToArrow}. */
 export interface ArrowDecodeOptions {

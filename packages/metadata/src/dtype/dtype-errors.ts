@@ -21,18 +21,24 @@ export class InvalidDataTypeError extends MetadataError {
  */
 export class DataTypeNotLoadedError extends UnknownDataTypeError {
   override name = "DataTypeNotLoadedError";
-  constructor(dataType: unknown, where = "") {
+  /** @param loadModules loads what may resolve the type (default: {@link loadDataTypes}) */
+  constructor(
+    dataType: unknown,
+    where = "",
+    private readonly loadModules: () => Promise<void> = loadDataTypes,
+  ) {
     super(dataType, where);
     this.message =
       `Data type ${formatValue(dataType)}${where ? ` in ${where}` : ""} is not loaded: the ` +
       "data types beyond the plain numeric ones (complex, datetime, strings, structured, " +
-      "minifloats, ...) load on first use. Await loadDataTypes() before resolving it " +
-      "synchronously (opening or creating an array does this), or register it with " +
-      "registerDataType() if it comes from an extension.";
+      "minifloats, ...) and those of extensions that register loaders load on first use. " +
+      "Await loadDataTypes(), or loadDataTypesFor(metadata) for extension types, before " +
+      "resolving it synchronously (opening or creating an array does this), or register it " +
+      "with registerDataType() if it comes from an extension.";
   }
 
-  /** Loads the data types that load on first use; then resolving may be tried again. */
+  /** Loads what may resolve the data type; then resolving may be tried again. */
   load(): Promise<void> {
-    return loadDataTypes();
+    return this.loadModules();
   }
 }

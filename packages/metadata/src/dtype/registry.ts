@@ -40,11 +40,65 @@ export function registerDataType(
   if (entry.v2) v2Resolvers.unshift(entry.v2);
 }
 
-/** The error for a data type nothing resolves: "not loaded" while the lazy types are not. */
+/** A module that registers data types when imported, and the descriptions it may resolve. */
+interface DataTypeLoader {
+  readonly matches: (json: JsonValue) => boolean;
+  readonly load: () => Promise<unknown>;
+  /** The import under way or done; `undefined` before it starts or after a failure. */
+  pending?: Promise<void>;
+  done: boolean;
+}
+
+const dataTypeLoaders: DataTypeLoader[] = [];
+
+/**
+ * Registers data types that load on first use: `load` imports a module that registers them
+ * (with {@link registerDataType}); `matches` says which `data_type` / `dtype` descriptions it may
+ * resolve. Opening or creating an array whose metadata names one awaits the import first.
+ * @example
+ * ```ts
+ * registerDataTypeLoader((json) => json === "example.rgb", () => import("./rgb-data-type.js"));
+ * ```
+ * @category Extending
+ */
+export function registerDataTypeLoader(
+  matches: (json: JsonValue) => boolean,
+  load: () => Promise<unknown>,
+): void {
+  dataTypeLoaders.push({ matches, load, done: false });
+}
+
+function runDataTypeLoader(loader: DataTypeLoader): Promise<void> {
+  if (loader.done) return Promise.resolve();
+  loader.pending ??= loader.load().then(
+    () => {
+      loader.done = true;
+    },
+    (error: unknown) => {
+      loader.pending = undefined; // a failed load (network) may succeed later
+      throw error;
+    },
+  );
+  return loader.pending;
+}
+
+/** The loaders not run yet that may resolve a description. */
+function loadersFor(json: JsonValue): DataTypeLoader[] {
+  return dataTypeLoaders.filter((loader) => !loader.done && loader.matches(json));
+}
+
+/** Loads whatever may resolve a description: the built-in lazy types and matching loaders. */
+async function loadDataTypesOf(json: JsonValue): Promise<void> {
+  const pending = loadersFor(json).map(runDataTypeLoader);
+  if (!dataTypesLoaded()) pending.push(loadDataTypes());
+  await Promise.all(pending);
+}
+
+/** The error for a data type nothing resolves: "not loaded" while something may still load. */
 function unresolved(json: JsonValue, where: string): UnknownDataTypeError {
-  return dataTypesLoaded()
+  return dataTypesLoaded() && loadersFor(json).length === 0
     ? new UnknownDataTypeError(json, where)
-    : new DataTypeNotLoadedError(json, where);
+    : new DataTypeNotLoadedError(json, where, () => loadDataTypesOf(json));
 }
 
 /**
@@ -136,25 +190,28 @@ function resolvesNow(json: JsonValue, v3: boolean): boolean {
 /** Keys whose values are user data, never data type descriptions. */
 const isUserData = (key: string) => key === "attributes" || key.endsWith(".zattrs");
 
-/** Whether a metadata document names a data type that does not resolve before loading. */
-function namesUnloadedDataType(json: JsonValue, depth: number): boolean {
-  if (depth > 64) return false;
-  if (Array.isArray(json)) return json.some((item) => namesUnloadedDataType(item, depth + 1));
-  if (!isJsonObject(json)) return false;
+/** Collects the data type descriptions of a metadata document that do not resolve yet. */
+function collectUnresolved(json: JsonValue, found: JsonValue[], depth: number): void {
+  if (depth > 64) return;
+  if (Array.isArray(json)) {
+    for (const item of json) collectUnresolved(item, found, depth + 1);
+    return;
+  }
+  if (!isJsonObject(json)) return;
   for (const [key, value] of Object.entries(json)) {
     if (isUserData(key)) continue;
-    if (key === "data_type" && !resolvesNow(value, true)) return true;
-    if ((key === "dtype" || key === "astype") && !resolvesNow(value, false)) return true;
-    if (namesUnloadedDataType(value, depth + 1)) return true;
+    if (key === "data_type" && !resolvesNow(value, true)) found.push(value);
+    else if ((key === "dtype" || key === "astype") && !resolvesNow(value, false)) found.push(value);
+    else collectUnresolved(value, found, depth + 1);
   }
-  return false;
 }
 
 /**
  * Loads the data types a metadata document needs (v3 `zarr.json`, v2 `.zarray`, consolidated
  * metadata, codec configurations): the `data_type` and `dtype` values it holds outside
  * attributes. Resolves at once when they resolve already, which is the case for the plain
- * numeric types; otherwise runs {@link loadDataTypes}.
+ * numeric types; otherwise runs {@link loadDataTypes} and the loaders extensions registered
+ * with {@link registerDataTypeLoader} for them.
  * @example
  * ```ts
  * const doc = JSON.parse(text);
@@ -163,9 +220,10 @@ function namesUnloadedDataType(json: JsonValue, depth: number): boolean {
  * ```
  * @category Data types
  */
-export function loadDataTypesFor(json: JsonValue): Promise<void> {
-  if (dataTypesLoaded() || !namesUnloadedDataType(json, 0)) return Promise.resolve();
-  return loadDataTypes();
+export async function loadDataTypesFor(json: JsonValue): Promise<void> {
+  const found: JsonValue[] = [];
+  collectUnresolved(json, found, 0);
+  await Promise.all(found.map(loadDataTypesOf));
 }
 
 for (const dataType of numericDataTypes) registerDataType(dataType);
