@@ -1,4 +1,3 @@
-import { ShardingCodec } from "@z/codecs";
 import {
   BasicIndexer,
   type BasicSelection,
@@ -30,11 +29,11 @@ import type { ContainerOf } from "./container-types.js";
 import { isDataTypeNamed } from "./data-type-check.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
+import { isShardingCodec, LazyShardedAccess } from "./lazy-sharded-access.js";
 import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
 import { loggedAccess } from "./node-logging.js";
 import { checkNewShape, shrinkChunks } from "./resize.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
-import { ShardedAccess } from "./sharded-access.js";
 import { shardingOf } from "./sharding-config.js";
 import { type NdValue, resolveValue, type SetValue } from "./values.js";
 
@@ -70,13 +69,11 @@ export class ZarrArray<C extends Container = Container> {
     const { arrayToArray, arrayToBytes, bytesToBytes } = io.pipeline;
     // Sharded reads go inner chunk by inner chunk, unless codecs around the sharding codec
     // transform whole shards; then a shard is just a chunk, decoded whole.
+    const codec = arrayToBytes.codec;
     const sharded =
-      arrayToBytes.codec instanceof ShardingCodec &&
-      arrayToArray.length === 0 &&
-      bytesToBytes.length === 0;
-    const access: ChunkAccess = sharded
-      ? new ShardedAccess(io, arrayToBytes.codec as ShardingCodec)
-      : io;
+      isShardingCodec(codec) && arrayToArray.length === 0 && bytesToBytes.length === 0;
+    const access: ChunkAccess =
+      sharded && isShardingCodec(codec) ? new LazyShardedAccess(io, codec) : io;
     return { metadata, io, access };
   }
 

@@ -22,10 +22,10 @@ import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { consolidatedDocuments } from "./consolidated.js";
 import type { ContainerOf } from "./container-types.js";
 import { type ArrayOptions, buildArrayMetadata } from "./create-metadata.js";
-import { afterLoading } from "./load-extensions.js";
 import { ContainsArrayError, ContainsGroupError } from "./errors.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
 import { Group } from "./group.js";
+import { afterLoading } from "./load-extensions.js";
 import {
   type NodeMetadata,
   nodeMetadataDocuments,

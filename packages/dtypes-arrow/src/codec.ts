@@ -23,12 +23,10 @@ import type { ArrowField } from "./field/model.js";
 import type { BodyCompression } from "./ipc/body-compression.js";
 import { type IpcColumn, readIpcStreamEither } from "./ipc/read-stream.js";
 import { writeIpcStream } from "./ipc/write-stream.js";
+import { ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC } from "./names.js";
 import { nativeArrowField, nativeCompatible } from "./native.js";
 
-import { ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC } from "./names.js";
-
 export { ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC };
-
 
 /** The column name the zarr-extensions proposal's prototype uses when none is configured. */
 export const DEFAULT_ARROW_COLUMN_NAME = "zarr_array";

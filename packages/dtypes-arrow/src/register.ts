@@ -14,6 +14,7 @@ registerDataTypeLoader(
   () => import("./register-dtype.js"),
 );
 // "arrow_ipc" is how the zarr-extensions prototype writes the name back; it reads too.
-registerCodecLoader([ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC, "arrow_ipc"], () =>
-  import("./register-codec.js"),
+registerCodecLoader(
+  [ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC, "arrow_ipc"],
+  () => import("./register-codec.js"),
 );

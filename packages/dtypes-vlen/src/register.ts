@@ -1,7 +1,7 @@
 import { registerCodecLoader } from "@z/codecs";
 import { type JsonValue, registerDataType } from "@z/metadata";
-import { bytesDataType } from "./dtype/bytes.js";
 import { VLEN_OFFSETS_CODEC } from "./codecs/vlen-offsets-name.js";
+import { bytesDataType } from "./dtype/bytes.js";
 import { OBJECT_V3_NAME, ObjectDataType } from "./dtype/object.js";
 import { stringDataType } from "./dtype/string.js";
 

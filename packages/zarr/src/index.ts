@@ -12,7 +12,7 @@
  * ```
  * @packageDocumentation
  */
-export * from "./array-api.js";
+
 export * from "@z/codecs";
 export * from "@z/dtypes-arrow";
 export * from "@z/dtypes-vlen";
@@ -24,4 +24,5 @@ export * from "@z/store-core";
 export * from "@z/store-http";
 export * from "@z/store-memory";
 export * from "@z/store-zip";
+export * from "./array-api.js";
 export * from "./locations.js";

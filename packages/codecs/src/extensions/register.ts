@@ -1,8 +1,9 @@
 // Loaded on first use (see builtins.ts).
 // Registers the codecs of the zarr-extensions registry (`codecs/<name>`) that this package
 // implements, under their registered names.
-import { BitRoundCodec } from "../filters/bitround.js";
+
 import { provideCodec } from "../codec-table.js";
+import { BitRoundCodec } from "../filters/bitround.js";
 import { IntegerBitRoundCodec } from "./bitround-integers.js";
 import { CastValueCodec } from "./cast-value.js";
 import { ReshapeCodec } from "./reshape.js";

@@ -2,18 +2,19 @@
 // bytes, structured records, the minifloats and small integers of the extension registry) live
 // in a module of their own that loads on first use, so that an app that only reads numbers
 // never downloads them.
+import { dataTypeLoaders, runDataTypeLoader } from "./registry-tables.js";
 
 let loaded = false;
 let loading: Promise<void> | undefined;
 
 /**
- * Loads the built-in data types that are not loaded at startup: complex, datetime64 and
+ * Loads the data types that are not loaded at startup: the built-in complex, datetime64 and
  * timedelta64, fixed-length bytes and unicode strings, raw bytes, structured records, bfloat16
- * and the float8/6/4 formats, the 2- and 4-bit integers and the complex_* extension types.
- * Opening or creating an array loads them when its metadata names one; call this before
- * resolving such a type synchronously (`resolveDataTypeV3`, `resolveDataTypeV2`,
- * `resolveNumpyDataType`). Resolves at once once loaded; a failed load (a network error in a
- * browser) may be retried.
+ * and the float8/6/4 formats, the 2- and 4-bit integers and the complex_* extension types, and
+ * those of every loader registered so far (`registerDataTypeLoader`, e.g. Arrow's). Opening or
+ * creating an array loads what its metadata names; call this before resolving such a type
+ * synchronously (`resolveDataTypeV3`, `resolveDataTypeV2`, `resolveNumpyDataType`). Resolves at
+ * once once loaded; a failed load (a network error in a browser) may be retried.
  * @example
  * ```ts
  * await loadDataTypes();
@@ -21,7 +22,12 @@ let loading: Promise<void> | undefined;
  * ```
  * @category Data types
  */
-export function loadDataTypes(): Promise<void> {
+export async function loadDataTypes(): Promise<void> {
+  await Promise.all([loadBuiltinDataTypes(), ...dataTypeLoaders.map(runDataTypeLoader)]);
+}
+
+/** Loads the built-in data types that load on first use (register-lazy.ts), once. */
+export function loadBuiltinDataTypes(): Promise<void> {
   if (loaded) return Promise.resolve();
   loading ??= import("./register-lazy.js").then(
     (module) => {
@@ -37,7 +43,7 @@ export function loadDataTypes(): Promise<void> {
 }
 
 /**
- * Whether the data types {@link loadDataTypes} loads are loaded (every built-in data type
+ * Whether the built-in data types that load on first use are loaded (every built-in data type
  * resolves synchronously).
  * @category Data types
  */

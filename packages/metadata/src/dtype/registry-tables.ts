@@ -38,3 +38,33 @@ export function addBuiltinDataType(
   if (entry.v3) v3Resolvers.push(entry.v3);
   if (entry.v2) v2Resolvers.push(entry.v2);
 }
+
+/** A module that registers data types when imported, and the descriptions it may resolve. */
+export interface DataTypeLoader {
+  /** Whether the module may resolve a `data_type` / `dtype` description. */
+  readonly matches: (json: JsonValue) => boolean;
+  /** Imports the module (which registers its data types). */
+  readonly load: () => Promise<unknown>;
+  /** The import under way or done; `undefined` before it starts or after a failure. */
+  pending?: Promise<void>;
+  /** Whether the import finished. */
+  done: boolean;
+}
+
+/** The loaders extensions registered with `registerDataTypeLoader`. */
+export const dataTypeLoaders: DataTypeLoader[] = [];
+
+/** Runs a loader once (again after a failure, which may be a passing network error). */
+export function runDataTypeLoader(loader: DataTypeLoader): Promise<void> {
+  if (loader.done) return Promise.resolve();
+  loader.pending ??= loader.load().then(
+    () => {
+      loader.done = true;
+    },
+    (error: unknown) => {
+      loader.pending = undefined;
+      throw error;
+    },
+  );
+  return loader.pending;
+}

@@ -2,10 +2,13 @@ import { UnknownDataTypeError } from "../errors.js";
 import { isJsonObject, type JsonValue } from "../json.js";
 import { checkLimit } from "../limits.js";
 import { DataTypeNotLoadedError } from "./dtype-errors.js";
-import { dataTypesLoaded, loadDataTypes } from "./lazy-load.js";
+import { dataTypesLoaded, loadBuiltinDataTypes } from "./lazy-load.js";
 import { numericDataTypes } from "./numeric.js";
 import {
   byName,
+  type DataTypeLoader,
+  dataTypeLoaders,
+  runDataTypeLoader,
   type V2DataType,
   type V2DataTypeResolver,
   type V3DataTypeResolver,
@@ -40,17 +43,6 @@ export function registerDataType(
   if (entry.v2) v2Resolvers.unshift(entry.v2);
 }
 
-/** A module that registers data types when imported, and the descriptions it may resolve. */
-interface DataTypeLoader {
-  readonly matches: (json: JsonValue) => boolean;
-  readonly load: () => Promise<unknown>;
-  /** The import under way or done; `undefined` before it starts or after a failure. */
-  pending?: Promise<void>;
-  done: boolean;
-}
-
-const dataTypeLoaders: DataTypeLoader[] = [];
-
 /**
  * Registers data types that load on first use: `load` imports a module that registers them
  * (with {@link registerDataType}); `matches` says which `data_type` / `dtype` descriptions it may
@@ -68,20 +60,6 @@ export function registerDataTypeLoader(
   dataTypeLoaders.push({ matches, load, done: false });
 }
 
-function runDataTypeLoader(loader: DataTypeLoader): Promise<void> {
-  if (loader.done) return Promise.resolve();
-  loader.pending ??= loader.load().then(
-    () => {
-      loader.done = true;
-    },
-    (error: unknown) => {
-      loader.pending = undefined; // a failed load (network) may succeed later
-      throw error;
-    },
-  );
-  return loader.pending;
-}
-
 /** The loaders not run yet that may resolve a description. */
 function loadersFor(json: JsonValue): DataTypeLoader[] {
   return dataTypeLoaders.filter((loader) => !loader.done && loader.matches(json));
@@ -90,7 +68,7 @@ function loadersFor(json: JsonValue): DataTypeLoader[] {
 /** Loads whatever may resolve a description: the built-in lazy types and matching loaders. */
 async function loadDataTypesOf(json: JsonValue): Promise<void> {
   const pending = loadersFor(json).map(runDataTypeLoader);
-  if (!dataTypesLoaded()) pending.push(loadDataTypes());
+  if (!dataTypesLoaded()) pending.push(loadBuiltinDataTypes());
   await Promise.all(pending);
 }
 
@@ -210,8 +188,8 @@ function collectUnresolved(json: JsonValue, found: JsonValue[], depth: number): 
  * Loads the data types a metadata document needs (v3 `zarr.json`, v2 `.zarray`, consolidated
  * metadata, codec configurations): the `data_type` and `dtype` values it holds outside
  * attributes. Resolves at once when they resolve already, which is the case for the plain
- * numeric types; otherwise runs {@link loadDataTypes} and the loaders extensions registered
- * with {@link registerDataTypeLoader} for them.
+ * numeric types; otherwise loads the built-in types that load on first use and runs the
+ * loaders extensions registered with {@link registerDataTypeLoader} for them.
  * @example
  * ```ts
  * const doc = JSON.parse(text);
