@@ -1,37 +1,33 @@
-// The built-in codecs. bytes, transpose and crc32c (the v3 defaults and sharding's index codecs)
-// register at once; every other codec registers a loader and its module (and the libraries it
-// needs) loads when an array first names it, so that a page's first load stays small.
-
+// The built-in codecs. bytes (the default serializer) registers at once; every other codec
+// registers a loader and its module (and the libraries it needs) loads when an array first
+// names it, so that a page's first load stays small.
+// registry.ts imports this module; it uses the tables directly (no import cycle).
+import { addCodecLoader, provideCodec } from "./codec-table.js";
 import { BytesCodec } from "./core/bytes.js";
-import { Crc32cCodec } from "./core/crc32c-codec.js";
-import { TransposeCodec } from "./core/transpose.js";
-import { registerCodec, registerCodecLoader } from "./registry.js";
 
-registerCodec("bytes", (configuration) => BytesCodec.fromConfig(configuration));
-registerCodec("transpose", (configuration, { spec }) =>
-  TransposeCodec.fromConfig(configuration, spec.shape.length),
-);
-registerCodec("crc32c", (configuration) => Crc32cCodec.fromConfig(configuration));
+provideCodec("bytes", (configuration) => BytesCodec.fromConfig(configuration));
 
-registerCodecLoader(["packbits"], () => import("./core/register-packbits.js"));
-registerCodecLoader(
+addCodecLoader(["transpose"], () => import("./core/register-transpose.js"));
+addCodecLoader(["crc32c"], () => import("./core/register-crc32c.js"));
+addCodecLoader(["packbits"], () => import("./core/register-packbits.js"));
+addCodecLoader(
   ["gzip", "numcodecs.gzip", "zlib", "numcodecs.zlib"],
   () => import("./compressors/register-deflate.js"),
 );
-registerCodecLoader(["zstd", "numcodecs.zstd"], () => import("./compressors/register-zstd.js"));
-registerCodecLoader(["numcodecs.lz4"], () => import("./compressors/register-lz4.js"));
-registerCodecLoader(
+addCodecLoader(["zstd", "numcodecs.zstd"], () => import("./compressors/register-zstd.js"));
+addCodecLoader(["numcodecs.lz4"], () => import("./compressors/register-lz4.js"));
+addCodecLoader(
   ["numcodecs.crc32", "numcodecs.crc32c", "numcodecs.adler32"],
   () => import("./compressors/register-checksum32.js"),
 );
-registerCodecLoader(["numcodecs.bz2"], () => import("./compressors/register-bz2.js"));
-registerCodecLoader(["numcodecs.lzma"], () => import("./compressors/register-lzma.js"));
-registerCodecLoader(["blosc", "numcodecs.blosc"], () => import("./blosc/register.js"));
-registerCodecLoader(
+addCodecLoader(["numcodecs.bz2"], () => import("./compressors/register-bz2.js"));
+addCodecLoader(["numcodecs.lzma"], () => import("./compressors/register-lzma.js"));
+addCodecLoader(["blosc", "numcodecs.blosc"], () => import("./blosc/register.js"));
+addCodecLoader(
   ["reshape", "cast_value", "scale_offset", "bitround"],
   () => import("./extensions/register.js"),
 );
-registerCodecLoader(
+addCodecLoader(
   [
     "numcodecs.delta",
     "numcodecs.fixedscaleoffset",
@@ -44,4 +40,8 @@ registerCodecLoader(
   ],
   () => import("./filters/register.js"),
 );
-registerCodecLoader(["sharding_indexed"], () => import("./sharding/register.js"));
+// Sharding's default index codecs are bytes and crc32c: they load with it, so that a shard
+// index whose metadata leaves them out still builds.
+addCodecLoader(["sharding_indexed"], () =>
+  Promise.all([import("./sharding/register.js"), import("./core/register-crc32c.js")]),
+);

@@ -41,3 +41,9 @@ export function runLoader(loader: CodecLoader): Promise<void> {
   );
   return loader.pending;
 }
+
+/** Registers a module that registers `names` when imported (see `registerCodecLoader`). */
+export function addCodecLoader(names: readonly string[], load: () => Promise<unknown>): void {
+  const loader: CodecLoader = { load, done: false };
+  for (const name of names) loaders.set(name, loader);
+}

@@ -1,5 +1,8 @@
 import { isJsonObject, type JsonObject, type JsonValue, type NamedConfig } from "@z/metadata";
-import { type CodecLoader, factories, loaders, runLoader } from "./codec-table.js";
+// The built-in registrations run with the registry: every app that builds a codec imports this
+// module, so bundlers cannot drop them (as they may drop a bare import from an unused index).
+import "./builtins.js";
+import { addCodecLoader, factories, loaders, runLoader } from "./codec-table.js";
 import { UnknownCodecError } from "./errors.js";
 import { CodecNotLoadedError } from "./not-loaded.js";
 import type { Codec, CodecContext, CodecFactory } from "./types.js";
@@ -37,8 +40,7 @@ export function registerCodec(name: string, factory: CodecFactory): void {
  * @category Extending
  */
 export function registerCodecLoader(names: readonly string[], load: () => Promise<unknown>): void {
-  const loader: CodecLoader = { load, done: false };
-  for (const name of names) loaders.set(name, loader);
+  addCodecLoader(names, load);
 }
 
 /**
