@@ -19,7 +19,7 @@ import {
 } from "@z/metadata";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import type { ConsolidatedMetadata } from "./consolidated.js";
+import { ConsolidatedMetadata } from "./consolidated.js";
 import { loadExtensionsFor } from "./load-extensions.js";
 import { checkChoice } from "./option-checks.js";
 
@@ -99,7 +99,6 @@ export async function readNodeMetadata(
     if (doc !== undefined) {
       const node = parseV3Node(doc, `/${key}`);
       if (node.kind === "group" && useConsolidated) {
-        const { ConsolidatedMetadata } = await import("./consolidated-loader.js");
         node.consolidated = ConsolidatedMetadata.fromV3(
           node.metadata.consolidatedMetadata,
           `/${key}`,
@@ -128,7 +127,6 @@ async function readV2Consolidated(
   const key = joinKey(path, METADATA_KEYS.zmetadata);
   const doc = await readJson(store, key, signal);
   if (doc === undefined) return undefined;
-  const { ConsolidatedMetadata } = await import("./consolidated-loader.js");
   const consolidated = ConsolidatedMetadata.fromV2(doc, `/${key}`);
   const self = consolidated.selfV2();
   if (self?.zgroup) {

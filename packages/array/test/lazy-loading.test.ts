@@ -141,12 +141,12 @@ describe("data types and codecs that load on first use", () => {
     const store = new Map<string, Uint8Array>();
     for (const c of CASES) {
       const { path, values, ...options } = c;
-      const array = await m.array.createArray(store, {
-        path,
-        shape: [lengthOf(c)],
-        chunks: "chunks" in c ? [...c.chunks] : [2],
-        ...(options as object),
-      } as Parameters<typeof m.array.createArray>[1]);
+      // The cases are plain data (readonly tuples); createArray takes them as they are.
+      const spec = { path, shape: [lengthOf(c)], chunks: [2], ...options } as unknown;
+      const array = await m.array.createArray(
+        store,
+        spec as Parameters<typeof m.array.createArray>[1],
+      );
       if (c.dtype === "complex64") {
         const data = new Float32Array(values as readonly number[]);
         await array.set([null], { data, shape: [3], stride: [1] } as never);
