@@ -1,4 +1,4 @@
-// Loaded on first use (see builtins.ts).
+// Registers blosc (loaded on first use, see builtins.ts).
 import { provideCodec } from "../codec-table.js";
 import { BloscCodec } from "./codec.js";
 

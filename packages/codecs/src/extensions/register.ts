@@ -1,7 +1,5 @@
-// Loaded on first use (see builtins.ts).
 // Registers the codecs of the zarr-extensions registry (`codecs/<name>`) that this package
-// implements, under their registered names.
-
+// implements, under their registered names (loaded on first use, see builtins.ts).
 import { provideCodec } from "../codec-table.js";
 import { BitRoundCodec } from "../filters/bitround.js";
 import { IntegerBitRoundCodec } from "./bitround-integers.js";

@@ -1,6 +1,6 @@
-// Loaded on first use (see builtins.ts).
 // Registers the numcodecs filters under the names zarr-python 3 uses (`numcodecs.<id>`), which
-// is also what v2 `filters` entries `{id: <id>, ...}` are translated to.
+// is also what v2 `filters` entries `{id: <id>, ...}` are translated to (loaded on first use,
+// see builtins.ts).
 import { provideCodec } from "../codec-table.js";
 import { AsTypeCodec } from "./astype.js";
 import { BitRoundCodec } from "./bitround.js";

@@ -1,4 +1,4 @@
-// Loaded on first use (see builtins.ts).
+// Registers the sharding codec (loaded on first use, see builtins.ts).
 import { provideCodec } from "../codec-table.js";
 import { ShardingCodec } from "./codec.js";
 
