@@ -10,7 +10,7 @@ import {
   type ZarrArray,
   Group as ZarrGroup,
 } from "@z/array";
-import { formatValue, METADATA_KEYS } from "@z/metadata";
+import { formatValue, loadDataTypes, METADATA_KEYS } from "@z/metadata";
 import {
   isWritable,
   joinKey,
@@ -80,6 +80,9 @@ export class H5File extends Group {
         `Invalid mode ${formatValue(mode, { bigint: "suffix" })}: use one of ${MODES.map((m) => `"${m}"`).join(", ")}`,
       );
     const writable = mode !== "r";
+    // Datasets take NumPy dtype strings, checked synchronously (zarrDtype): load the data types
+    // that otherwise load on first use, once, here.
+    await loadDataTypes();
     // A path means the filesystem: loaded only then, so browsers never see node:fs.
     const base =
       typeof target === "string"
