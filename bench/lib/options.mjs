@@ -8,7 +8,7 @@ export const SIZES = {
 };
 
 /** The operations, in the order they run. */
-export const OPS = ["write", "read", "chunk", "strings"];
+export const OPS = ["write", "read", "chunk", "python", "sharded", "strings"];
 
 /** The codec configurations, in the order they run. */
 export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
@@ -23,6 +23,7 @@ export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
  * - `--chunk-reads N` (BENCH_CHUNK_READS): single-chunk reads per library and run, default 64.
  * - `--fsync on|off` (BENCH_FSYNC): our FsStore's `fsync` option, default on (its default).
  * - `--seed N` (BENCH_SEED): seed of the generated volume and of the chunk choice, default 1.
+ * - `--workers 0|1|2...` (BENCH_WORKERS): worker_threads decoding our chunks, default 0 (inline).
  */
 export function parseOptions(argv = [], env = {}) {
   const given = {};
@@ -35,7 +36,7 @@ export function parseOptions(argv = [], env = {}) {
     else if (i + 1 < argv.length) given[arg.slice(2)] = argv[++i];
     else throw new Error(`Option ${arg} needs a value`);
   }
-  const known = ["size", "codecs", "ops", "repeats", "chunk-reads", "fsync", "seed"];
+  const known = ["size", "codecs", "ops", "repeats", "chunk-reads", "fsync", "seed", "workers"];
   for (const name of Object.keys(given)) {
     if (!known.includes(name))
       throw new Error(`Unknown option --${name}; known: ${known.map((k) => `--${k}`).join(" ")}`);
@@ -54,6 +55,7 @@ export function parseOptions(argv = [], env = {}) {
     chunkReads: positive(pick("chunk-reads") ?? "64", "chunk-reads"),
     fsync: onOff(pick("fsync") ?? "on", "fsync"),
     seed: positive(pick("seed") ?? "1", "seed"),
+    workers: count(pick("workers") ?? "0", "workers"),
   };
 }
 
@@ -75,6 +77,13 @@ function positive(text, name) {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`--${name} must be a positive integer, got "${text}"`);
+  return n;
+}
+
+function count(text, name) {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 64)
+    throw new Error(`--${name} must be an integer from 0 to 64, got "${text}"`);
   return n;
 }
 

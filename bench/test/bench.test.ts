@@ -1,13 +1,20 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseOptions } from "../lib/options.mjs";
+import { probePython } from "../lib/python.mjs";
 import { formatReport, summaryLine } from "../lib/report.mjs";
+import { formatPythonReport, formatShardedReport } from "../lib/report-python.mjs";
+import { benchSharded } from "../lib/sharded.mjs";
 import { runSuite } from "../lib/suite.mjs";
+import { benchVersusPython } from "../lib/versus-python.mjs";
 import { assertSameArray, extractRegion, makeVolume } from "../lib/volume.mjs";
 
 const dirs: string[] = [];
+const pythonReady = (await probePython()).versions !== undefined;
+if (!pythonReady)
+  console.warn("[bench] zarr-python 2 comparison SKIPPED: /usr/bin/python3 with zarr 2 is missing");
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
@@ -25,6 +32,10 @@ describe("bench harness", () => {
     expect(parseOptions([], {}).shape).toEqual([256, 512, 512]);
     expect(() => parseOptions(["--codecs", "lzma"], {})).toThrow(/unknown "lzma"/);
     expect(() => parseOptions(["--size", "huge"], {})).toThrow(/--size/);
+    expect(parseOptions([], {}).workers).toBe(0);
+    expect(parseOptions(["--workers", "2"], { BENCH_WORKERS: "1" }).workers).toBe(2);
+    expect(parseOptions([], { BENCH_WORKERS: "1" }).workers).toBe(1);
+    expect(() => parseOptions(["--workers", "-1"], {})).toThrow(/--workers/);
   });
 
   it("generates the same volume for the same seed, and checks results byte for byte", () => {
@@ -79,5 +90,48 @@ describe("bench harness", () => {
     expect(text).toContain("Full write");
     expect(text).toContain("Single-chunk reads");
     expect(text).toContain(summaryLine(report.results));
+  });
+});
+
+describe.skipIf(!pythonReady)("zarr-python 2 comparison and sharded read", () => {
+  it("runs every operation of the three libraries on a tiny volume with verified results", async () => {
+    const root = await mkdtemp(join(tmpdir(), "z-bench-python-"));
+    dirs.push(root);
+    const options = parseOptions(["--size", "tiny", "--repeats", "1", "--chunk-reads", "2"], {});
+    const volume = makeVolume(options.shape, 1);
+    const volumeFile = join(root, "volume.f32");
+    await writeFile(volumeFile, new Uint8Array(volume.data.buffer));
+    const settings = { chunks: options.chunks, fsync: false };
+    const results = await benchVersusPython(
+      "gzip",
+      volume,
+      volumeFile,
+      join(root, "gzip"),
+      options,
+      settings,
+      () => {},
+    );
+    expect(results.map((r) => r.op)).toEqual(["write", "read", "chunk", "slab", "rss"]);
+    for (const r of results.slice(0, 4)) {
+      if (r.op === "rss") throw new Error("rss comes last");
+      expect(r.ours.mibPerSec).toBeGreaterThan(0);
+      expect(r.python.mibPerSec).toBeGreaterThan(0);
+      if (r.op !== "write") expect(r.zarrita?.mibPerSec).toBeGreaterThan(0);
+    }
+    const rss = results[4];
+    if (rss.op !== "rss") throw new Error("the last result is the peak RSS");
+    for (const lib of ["ours", "zarrita", "python"] as const) expect(rss[lib].outputMiB).toBe(4);
+    const text = formatPythonReport({
+      results,
+      versions: { zarr: "2", numcodecs: "0" },
+      workers: 0,
+    });
+    expect(text).toMatch(/\| gzip +\|/);
+    expect(text).toContain("ours/zarr-python 2");
+
+    const sharded = await benchSharded(volume, join(root, "sharded"), options, settings, () => {});
+    expect(sharded.ours.mibPerSec).toBeGreaterThan(0);
+    expect(sharded.zarrita.mibPerSec).toBeGreaterThan(0);
+    expect(formatShardedReport(sharded)).toContain("Sharded full read");
   });
 });

@@ -29,8 +29,9 @@ import type { ContainerOf } from "./container-types.js";
 import { isDataTypeNamed } from "./data-type-check.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
-import { isShardingCodec, LazyShardedAccess } from "./lazy-sharded-access.js";
-import { arrayMetadataDocuments, writeDocuments } from "./metadata-io.js";
+import { LazyShardedAccess } from "./lazy-sharded-access.js";
+import { writeDocuments } from "./metadata-io.js";
+import { arrayMetadataDocuments } from "./node-documents.js";
 import { loggedAccess } from "./node-logging.js";
 import { checkNewShape, shrinkChunks } from "./resize.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
@@ -66,14 +67,10 @@ export class ZarrArray<C extends Container = Container> {
 
   private static stateFor(store: Readable, path: string, metadata: ArrayMetadata) {
     const io = new ChunkIo(store, path, metadata);
-    const { arrayToArray, arrayToBytes, bytesToBytes } = io.pipeline;
-    // Sharded reads go inner chunk by inner chunk, unless codecs around the sharding codec
-    // transform whole shards; then a shard is just a chunk, decoded whole.
-    const codec = arrayToBytes.codec;
-    const sharded =
-      isShardingCodec(codec) && arrayToArray.length === 0 && bytesToBytes.length === 0;
-    const access: ChunkAccess =
-      sharded && isShardingCodec(codec) ? new LazyShardedAccess(io, codec) : io;
+    // Chunks whose pipeline reads and writes sub-chunks (a sharding codec with no codec around
+    // it) go sub-chunk by sub-chunk; any other chunk (a shard under a compressor, say) is read
+    // and written whole. The sub-chunk path loads with the first read or write.
+    const access: ChunkAccess = io.pipeline.supportsPartialIo ? new LazyShardedAccess(io) : io;
     return { metadata, io, access };
   }
 

@@ -1,4 +1,4 @@
-import { type ChunkDecodePool, CodecError, CodecPipeline } from "@z/codecs";
+import { type ChunkDecodePool, CodecError, CodecPipeline, writableChunk } from "@z/codecs";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
@@ -6,7 +6,6 @@ import {
   type ChunkGrid,
   ChunkGridError,
   cOrderStrides,
-  copyStrided,
   product,
   V2ChunkKeyEncoding,
 } from "@z/metadata";
@@ -52,8 +51,7 @@ export class ChunkIo implements ChunkAccess {
     if (sharding && !grid.chunkShape) checkShardEdges(grid, sharding.chunkShape, where);
     this.chunkShape = grid.chunkShape ?? grid.axes;
     this.pipeline = this.createPipeline(grid.chunkShapeAt(grid.axes.map(() => 0)));
-    const spec = this.pipeline.arrayToArray[0]?.spec ?? this.pipeline.arrayToBytes.spec;
-    this.poolDecoder = new PoolDecoder(metadata.codecs, spec, metadata.zarrFormat);
+    this.poolDecoder = new PoolDecoder(metadata.codecs, this.pipeline.spec, metadata.zarrFormat);
     const v2 = metadata.v2;
     if (v2 && v2.dimensionSeparator === undefined && metadata.shape.length > 1)
       this.legacySeparator = ".";
@@ -328,26 +326,7 @@ function checkShardEdges(grid: ChunkGrid, inner: readonly number[], where: strin
  * A C-order chunk of `shape` that a write may modify: a copy of `stored` when given (decoded
  * chunks may be views of the store's own buffer, never modified in place), else the fill value.
  */
-export function writableChunk(
-  metadata: Pick<ArrayMetadata, "dataType" | "fillValue">,
-  shape: readonly number[],
-  stored?: Chunk,
-): Chunk {
-  const { dataType, fillValue } = metadata;
-  const data = dataType.create(product(shape));
-  const stride = cOrderStrides(shape);
-  if (stored) {
-    copyStrided(
-      { data: stored.data, offset: 0, stride: stored.stride },
-      { data, offset: 0, stride },
-      shape,
-      dataType.lanes,
-    );
-  } else {
-    dataType.fill(data, fillValue);
-  }
-  return { data, shape: [...shape], stride };
-}
+export { writableChunk };
 
 /** Whether a scalar equals the fill value (NaN equal to NaN), by the data type's own rule. */
 export function isFill(

@@ -1,5 +1,5 @@
 import type { DataType } from "@z/metadata";
-import { resolveDtype } from "./create-metadata.js";
+import { resolveDtype } from "./array-metadata-builder.js";
 import { NodeError } from "./errors.js";
 
 /**

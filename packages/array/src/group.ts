@@ -10,21 +10,24 @@ import {
   prefixOf,
   type Readable,
   UnsupportedOperationError,
+  type Writable,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
+import type { ArrayOptions } from "./array-metadata-builder.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { type ConsolidatedMetadata, consolidatedDocuments } from "./consolidated.js";
+import type { ConsolidatedMetadata } from "./consolidated-model.js";
 import type { ContainerOf } from "./container-types.js";
-import { type CreatedNodes, createNodes, type GroupOptions } from "./create.js";
-import type { ArrayOptions } from "./create-metadata.js";
-import {
-  groupMetadataDocuments,
-  type NodeMetadata,
-  readNodeMetadata,
-  writeDocuments,
-} from "./metadata-io.js";
-import { nodeFromMetadata } from "./nodes.js";
+import type { GroupOptions } from "./create-nodes.js";
+import { readNodeMetadata, writeDocuments } from "./metadata-io.js";
+import { groupMetadataDocuments, type NodeMetadata } from "./node-documents.js";
 import { renderTree, type TreeOptions } from "./tree.js";
+import {
+  consolidatedUpdate,
+  readConsolidatedHolder,
+  updateConsolidated,
+  withHierarchyChange,
+} from "./update-consolidated.js";
+import { type NodeSpec, type WrittenNodes, writeNodes } from "./write-nodes.js";
 
 /** How a group object was opened (passed on to the nodes opened through it). */
 export interface GroupState {
@@ -221,13 +224,11 @@ export class Group {
     options: ArrayOptions & { overwrite?: boolean; signal?: AbortSignal },
   ): Promise<ZarrArray> {
     const path = this.childPath(normalizePath(name));
-    const created = await createNodes(
-      this.store,
-      [[path, { kind: "array", zarrFormat: this.zarrFormat, ...options }]],
+    return (await this.createChild(
+      path,
+      { kind: "array", zarrFormat: this.zarrFormat, ...options },
       options,
-    );
-    this.noteCreated(created, options.overwrite);
-    return created.nodes.get(path) as ZarrArray;
+    )) as ZarrArray;
   }
 
   /**
@@ -239,25 +240,35 @@ export class Group {
    */
   async createGroup(name: string, options: Omit<GroupOptions, "path"> = {}): Promise<Group> {
     const path = this.childPath(normalizePath(name));
-    const created = await createNodes(
-      this.store,
-      [[path, { kind: "group", zarrFormat: this.zarrFormat, ...options }]],
-      options,
-    );
+    const spec: NodeSpec = {
+      kind: "group",
+      zarrFormat: options.zarrFormat ?? this.zarrFormat,
+      attributes: options.attributes,
+    };
+    return (await this.createChild(path, spec, options)) as Group;
+  }
+
+  /**
+   * Writes a child node and keeps this object's consolidated metadata in step with it (the
+   * stored one, if an ancestor holds it, is updated by writeNodes).
+   */
+  private async createChild(
+    path: string,
+    spec: NodeSpec,
+    options: { overwrite?: boolean; signal?: AbortSignal },
+  ): Promise<ZarrArray | Group> {
+    const created = await writeNodes(this.store, [[path, spec]], options);
     this.noteCreated(created, options.overwrite);
-    return created.nodes.get(path) as Group;
+    const node = created.written.find(([p]) => p === path)?.[1] as NodeMetadata;
+    return created.arrays.get(path) ?? nodeFromMetadata(this.store, path, node);
   }
 
   /** Keeps the in-memory consolidated metadata in step with nodes created through this group. */
-  private noteCreated(created: CreatedNodes, overwrite?: boolean): void {
+  private noteCreated(created: WrittenNodes, overwrite?: boolean): void {
     if (!this.view) return;
-    const under = (p: string) =>
-      p !== this.path && (this.path === "" || p.startsWith(`${this.path}/`));
-    const rel = (p: string) => (this.path === "" ? p : p.slice(this.path.length + 1));
-    const written = created.written.filter(([p]) => under(p));
-    const add: [string, NodeMetadata][] = written.map(([p, node]) => [rel(p), node]);
-    const remove = overwrite ? created.requested.filter(under).map(rel) : [];
-    this.view = this.view.withChanges({ remove, add });
+    const below = created.written.filter(([p]) => p !== this.path);
+    const removed = overwrite ? created.requested : [];
+    this.view = withHierarchyChange(this.path, this.view, { removed, written: below });
   }
 
   /**
@@ -273,7 +284,8 @@ export class Group {
 
   /**
    * Merges `attributes` into the group's attributes (or replaces them) and writes the
-   * metadata. A group holding consolidated metadata keeps it, with its own attributes updated.
+   * metadata. A group holding consolidated metadata keeps it, with its own attributes updated;
+   * a group opened through an ancestor's consolidated metadata gets its entry there updated.
    * @returns the group with its new metadata (this object keeps its snapshot)
    * @example
    * ```ts
@@ -293,27 +305,69 @@ export class Group {
     const merged = options.replace ? attributes : { ...this.metadata.attributes, ...attributes };
     let metadata: GroupMetadata = { ...this.metadata, attributes: merged };
     let view = this.view;
-    const owned = view?.isRoot === true;
-    if (owned && metadata.zarrFormat === 3)
-      metadata = { ...metadata, consolidatedMetadata: view?.toJson() };
-    const docs = groupMetadataDocuments(metadata);
-    if (metadata.zarrFormat === 2) {
-      if (!docs.some(([key]) => key === ".zattrs"))
-        docs.push([".zattrs", new TextEncoder().encode("{}")]);
-      if (owned && view) {
-        view = view.withChanges({ add: [["", { kind: "group", metadata }]] });
-        docs.push(...consolidatedDocuments(metadata, view));
-      }
+    const docs = groupMetadataDocuments(metadata).map(
+      ([key, bytes]) => [joinKey(this.path, key), bytes] as [string, Uint8Array],
+    );
+    if (metadata.zarrFormat === 2 && !docs.some(([key]) => key.endsWith(".zattrs")))
+      docs.push([joinKey(this.path, ".zattrs"), new TextEncoder().encode("{}")]);
+    if (view?.isRoot) {
+      // The group holds its consolidated metadata: v3 rewrites it inside the same zarr.json
+      // (which replaces the plain one), v2 updates the group's own entry in .zmetadata.
+      const holder = { path: this.path, metadata, consolidated: view };
+      const update = consolidatedUpdate(holder, {
+        written: [[this.path, { kind: "group", metadata }]],
+      });
+      ({ metadata, consolidated: view } = update.holder);
+      const keys = new Set(update.documents.map(([key]) => key));
+      docs.splice(0, docs.length, ...docs.filter(([key]) => !keys.has(key)), ...update.documents);
     }
-    await writeDocuments(this.store, this.path, docs, options.signal);
+    await writeDocuments(this.store, "", docs, options.signal);
+    if (view && !view.isRoot) view = await this.updateHolder(view, metadata, options.signal);
     return new Group(this.store, this.path, metadata, {
       consolidated: view,
       useConsolidated: this.useConsolidated,
     });
   }
 
+  /**
+   * A group listed in an ancestor's consolidated metadata: the ancestor's copy of this group's
+   * metadata is updated too (read fresh, so what other writers added stays).
+   * @returns this group's view of the updated consolidated metadata
+   */
+  private async updateHolder(
+    view: ConsolidatedMetadata,
+    metadata: GroupMetadata,
+    signal?: AbortSignal,
+  ): Promise<ConsolidatedMetadata | undefined> {
+    const inHolder = view.pathInHolder;
+    const holderPath = this.path.slice(0, this.path.length - inHolder.length).replace(/\/$/, "");
+    const holder = await readConsolidatedHolder(this.store, holderPath, {
+      zarrFormat: this.zarrFormat,
+      signal,
+    });
+    if (!holder) return undefined;
+    const change = { written: [[this.path, { kind: "group", metadata }] as const] };
+    const store = this.store as Readable & Writable;
+    const updated = await updateConsolidated(store, holder, change, { signal });
+    return updated.consolidated.subtree(inHolder);
+  }
+
   /** A short human-readable description. */
   toString(): string {
     return `<Group v${this.zarrFormat} /${this.path}>`;
   }
+}
+
+/** Builds the array or group object for metadata read from a store. */
+export function nodeFromMetadata(
+  store: Readable,
+  path: string,
+  node: NodeMetadata,
+  options: { useConsolidated?: boolean } = {},
+): ZarrArray | Group {
+  if (node.kind === "array") return new ZarrArray(store, path, node.metadata);
+  return new Group(store, path, node.metadata, {
+    consolidated: node.consolidated,
+    useConsolidated: options.useConsolidated,
+  });
 }

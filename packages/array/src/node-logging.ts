@@ -1,5 +1,5 @@
 import { getLogger } from "@z/log";
-import type { NodeMetadata } from "./metadata-io.js";
+import type { NodeMetadata } from "./node-documents.js";
 
 /** The `array` logger: opens and creations at info, every read and write at info. */
 export const arrayLog = getLogger("array");

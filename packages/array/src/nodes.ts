@@ -2,8 +2,9 @@ import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/
 import { ZarrArray } from "./array.js";
 import type { ContainerOf } from "./container-types.js";
 import { DataTypeMismatchError, isDataTypeNamed } from "./data-type-check.js";
-import { Group } from "./group.js";
-import { type NodeMetadata, readNodeMetadata } from "./metadata-io.js";
+import { type Group, nodeFromMetadata } from "./group.js";
+import { readNodeMetadata } from "./metadata-io.js";
+import type { NodeMetadata } from "./node-documents.js";
 import { logNode, nodeDetails } from "./node-logging.js";
 import { enterStore } from "./store-logging.js";
 
@@ -25,20 +26,6 @@ export interface OpenOptions {
   consolidated?: boolean;
   /** Abort the metadata reads. */
   signal?: AbortSignal;
-}
-
-/** Builds the array or group object for metadata read from a store. */
-export function nodeFromMetadata(
-  store: Readable,
-  path: string,
-  node: NodeMetadata,
-  options: { useConsolidated?: boolean } = {},
-): ZarrArray | Group {
-  if (node.kind === "array") return new ZarrArray(store, path, node.metadata);
-  return new Group(store, path, node.metadata, {
-    consolidated: node.consolidated,
-    useConsolidated: options.useConsolidated,
-  });
 }
 
 /**

@@ -1,9 +1,16 @@
-import { DecodeError, type ShardIndex, ShardingCodec } from "@z/codecs";
+import type {
+  ByteRangeSource,
+  CodecPipeline,
+  PartialDecoder,
+  PartialIoOptions,
+  SubchunkWrite,
+  WholeChunkDecode,
+} from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
 import type { Chunk, ChunkAxis } from "@z/metadata";
 import { CoalescingStore, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
-import { type ChunkIo, locate, writableChunk } from "./chunk-io.js";
+import { type ChunkIo, locate } from "./chunk-io.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { writeEpoch } from "./key-lock.js";
 import { LruCache } from "./lru.js";
@@ -12,53 +19,55 @@ import { replaceKey, updateKey } from "./read-modify-write.js";
 
 /** Options of sharded reads. */
 export interface ShardedAccessOptions {
-  /** Bytes of shard indexes kept in memory, most recently used first (default 16 MiB). */
+  /** Bytes of partial decoders (shard indexes) kept in memory, most recently used first (default 16 MiB). */
   indexCacheBytes?: number;
-  /** Inner chunks closer than this many bytes in a shard are fetched with one request (default 64 KiB). */
+  /** Sub-chunks closer than this many bytes in a stored chunk are fetched with one request (default 64 KiB). */
   coalesceGap?: number;
 }
 
-/** A byte span of a shard. */
-type Span = { offset: number; length: number };
-
-interface ShardGroup {
+/** The sub-chunks of one stored chunk that a read or write touches. */
+interface ChunkGroup {
+  /** The stored chunk's grid coordinates. */
   coords: number[];
-  /** The sharding codec of this shard (configured with its shape). */
-  codec: ShardingCodec;
-  items: { part: ChunkPart; inner: number }[];
+  /** Its store key. */
+  key: string;
+  /** Its codec pipeline (configured with its shape). */
+  pipeline: CodecPipeline;
+  /** The parts, each with its sub-chunk's coordinates inside the stored chunk. */
+  items: { part: ChunkPart; sub: number[] }[];
 }
 
 /**
- * Reads and writes a sharded array inner chunk by inner chunk. Selections are projected onto
- * the inner chunks; a read fetches each touched shard's index with one ranged request (cached
- * in a bounded LRU), then only the inner chunks it needs, with near ones merged into one
- * request. A write touches only the shards in the region, re-encodes only the inner chunks it
- * changes (the others are copied as stored), leaves out inner chunks equal to the fill value,
- * and deletes a shard left with none.
+ * Reads and writes an array whose codec pipeline offers partial I/O (a sharded array) sub-chunk
+ * by sub-chunk, through the pipeline's partial decoder and encoder, without knowing how the
+ * codec lays a chunk out. Selections are projected onto the sub-chunks; a read makes one
+ * partial decoder per touched chunk (it reads the shard's index; kept in a bounded LRU until a
+ * write of the key), then asks it for the sub-chunks it needs, whose byte ranges it reads in
+ * one batch, near ones merged into one request. A write touches only the chunks in the region
+ * and has the pipeline re-encode only the sub-chunks it changes; a chunk left all fill value is
+ * deleted.
  */
 export class ShardedAccess implements ChunkAccess {
+  /** The sub-chunk shape: selections are projected onto it. */
   readonly chunkShape: readonly number[];
   /**
-   * Shard indexes (null: no shard) with the write epoch of their key when they were fetched:
-   * a write of the shard through any array object of the same store makes them stale.
+   * Partial decoders (null: no stored chunk) with the write epoch of their key when they were
+   * made: a write of the key through any array object of the same store makes them stale.
    */
-  private readonly indexes: LruCache<string, { index: ShardIndex | null; epoch: number }>;
-  /** Reads inner chunks, merging near ranges of a shard into one request. */
+  private readonly decoders: LruCache<string, { decoder: PartialDecoder | null; epoch: number }>;
+  /** Reads stored chunks by range, merging near ranges of one chunk into one request. */
   private readonly ranged: CoalescingStore;
-  /** Decodes inner chunks in a worker pool when a read asks for one. */
-  private readonly poolDecoder: PoolDecoder;
+  /** Worker-pool decoding, one per pipeline of whole sub-chunks (the innermost codecs). */
+  private readonly poolDecoders = new WeakMap<CodecPipeline, PoolDecoder>();
 
   constructor(
     private readonly io: ChunkIo,
-    private readonly codec: ShardingCodec,
     options: ShardedAccessOptions = {},
   ) {
-    this.chunkShape = codec.configuration.chunkShape;
-    this.poolDecoder = new PoolDecoder(codec.inner.toJson(), codec.innerSpec, 3);
-    this.indexes = new LruCache(options.indexCacheBytes ?? 16 << 20);
+    this.chunkShape = io.pipeline.subchunkShape;
+    this.decoders = new LruCache(options.indexCacheBytes ?? 16 << 20);
     this.ranged = new CoalescingStore(io.store, {
       gap: options.coalesceGap ?? 64 << 10,
-      batchGets: false,
     });
   }
 
@@ -66,80 +75,73 @@ export class ShardedAccess implements ChunkAccess {
     return this.io.store;
   }
 
-  /** The shard grid's axes: shards may differ in shape (a `rectilinear` grid). */
-  private get shardAxes(): readonly ChunkAxis[] {
+  /** The chunk grid's axes: stored chunks may differ in shape (a `rectilinear` grid). */
+  private get axes(): readonly ChunkAxis[] {
     return this.io.metadata.chunkGrid.axes;
   }
 
-  /** The sharding codec of the shard at `coords`: the same for every shard of a regular grid. */
-  private codecOf(coords: readonly number[]): ShardingCodec {
-    if (this.io.metadata.chunkGrid.chunkShape) return this.codec;
-    const codec = this.io.pipelineFor(coords).arrayToBytes.codec;
-    return codec instanceof ShardingCodec ? codec : this.codec;
+  /** The first sub-chunk index of stored chunk `chunk` along `axis`. */
+  private firstSub(chunk: number, axis: number): number {
+    return this.axes[axis].start(chunk) / this.chunkShape[axis];
   }
 
-  /** The first inner chunk index of shard `shard` along `axis`. */
-  private firstInner(shard: number, axis: number): number {
-    return this.shardAxes[axis].start(shard) / this.chunkShape[axis];
-  }
-
-  private group(parts: Iterable<ChunkPart>): ShardGroup[] {
-    const axes = this.shardAxes;
-    const groups = new Map<string, ShardGroup>();
+  private group(parts: Iterable<ChunkPart>): ChunkGroup[] {
+    const axes = this.axes;
+    const groups = new Map<string, ChunkGroup>();
     for (const part of parts) {
       const coords = part.coords.map((c, axis) => axes[axis].chunkOf(c * this.chunkShape[axis]));
-      const key = coords.join(",");
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = { coords, codec: this.codecOf(coords), items: [] }));
-      group.items.push({
-        part,
-        inner: group.codec.innerIndex(
-          part.coords.map((c, axis) => c - this.firstInner(coords[axis], axis)),
-        ),
-      });
+      const id = coords.join(",");
+      let group = groups.get(id);
+      if (!group) {
+        const key = this.io.chunkKey(coords);
+        groups.set(id, (group = { coords, key, pipeline: this.io.pipelineFor(coords), items: [] }));
+      }
+      const sub = part.coords.map((c, axis) => c - this.firstSub(coords[axis], axis));
+      group.items.push({ part, sub });
     }
     return [...groups.values()];
   }
 
-  /** The index of a shard (cached), or undefined when the shard does not exist. */
-  async shardIndex(
-    coords: readonly number[],
-    options: AccessOptions = {},
-  ): Promise<ShardIndex | undefined> {
-    const key = this.io.chunkKey(coords);
-    const codec = this.codecOf(coords);
-    const epoch = writeEpoch(this.store, key);
-    const cached = this.indexes.get(key);
-    if (cached !== undefined && cached.epoch === epoch) return cached.index ?? undefined;
-    const bytes = await this.store.get(key, {
-      range: codec.indexRange(),
-      signal: options.signal,
-    });
-    if (bytes === undefined) {
-      this.indexes.set(key, { index: null, epoch }, 64);
-      return undefined;
-    }
-    let index: ShardIndex;
-    try {
-      index = await codec.decodeIndex(bytes);
-    } catch (error) {
-      throw locate(error, `shard /${key}`, key);
-    }
-    this.indexes.set(key, { index, epoch }, index.entries.byteLength + 64);
-    return index;
+  /**
+   * The stored chunk at `key` as a byte source. Its reads go through the coalescing store: the
+   * ranges of one batch, and single ranged reads made in the same microtask (the indexes of the
+   * inner shards of nested sharding), are merged when near each other.
+   */
+  private sourceOf(key: string): ByteRangeSource {
+    return {
+      get: (range, options) => this.ranged.get(key, { range, signal: options?.signal }),
+      getRanges: (ranges, options) =>
+        this.ranged.getRanges(key, ranges, { signal: options?.signal }),
+    };
   }
 
-  /** Fetches byte spans of one shard, merging near ones into one request. */
-  private async fetchSpans(
-    key: string,
-    spans: Span[],
-    options: AccessOptions,
-  ): Promise<Uint8Array[]> {
-    const fetched = await this.ranged.getRanges(key, spans, { signal: options.signal });
-    if (!fetched) {
-      throw new DecodeError(`shard /${key} disappeared while it was being read`, { key });
-    }
-    return fetched;
+  /** The partial decoder of a stored chunk (cached), or undefined when it does not exist. */
+  private async decoderOf(
+    group: ChunkGroup,
+    options: PartialIoOptions,
+  ): Promise<PartialDecoder | undefined> {
+    const { key } = group;
+    const epoch = writeEpoch(this.store, key);
+    const cached = this.decoders.get(key);
+    if (cached !== undefined && cached.epoch === epoch) return cached.decoder ?? undefined;
+    const decoder = await group.pipeline.partialDecoder(this.sourceOf(key), options);
+    this.decoders.set(key, { decoder: decoder ?? null, epoch }, (decoder?.heldBytes ?? 0) + 64);
+    return decoder;
+  }
+
+  /** Decodes whole sub-chunks in the worker pool the read names (or the default one), if any. */
+  private decodeHook(options: AccessOptions): WholeChunkDecode {
+    const { signal } = options;
+    return (bytes, pipeline) => {
+      let poolDecoder = this.poolDecoders.get(pipeline);
+      if (!poolDecoder) {
+        poolDecoder = new PoolDecoder(pipeline.toJson(), pipeline.spec, pipeline.zarrFormat);
+        this.poolDecoders.set(pipeline, poolDecoder);
+      }
+      const pool = poolDecoder.poolFor(options);
+      if (!pool) return pipeline.decode(bytes);
+      return poolDecoder.decode(pool, bytes, { signal }, (b) => pipeline.decode(b));
+    };
   }
 
   async readParts(
@@ -147,141 +149,57 @@ export class ShardedAccess implements ChunkAccess {
     visit: (part: ChunkPart, chunk: Chunk | undefined) => void,
     options: AccessOptions,
   ): Promise<void> {
+    const partialOptions: PartialIoOptions = {
+      signal: options.signal,
+      decode: this.decodeHook(options),
+    };
     await forEachConcurrent(
       this.group(parts),
       options.concurrency ?? DEFAULT_CONCURRENCY,
       async (group) => {
-        const key = this.io.chunkKey(group.coords);
-        const index = await this.shardIndex(group.coords, options);
-        const present: { part: ChunkPart; inner: number; span: Span }[] = [];
-        for (const item of group.items) {
-          let entry: ReturnType<ShardIndex["entry"]>;
-          try {
-            entry = index?.entry(item.inner);
-          } catch (error) {
-            throw locate(error, `shard /${key}`, key);
-          }
-          if (entry)
-            present.push({ ...item, span: { offset: entry.offset, length: entry.nbytes } });
-          else visit(item.part, undefined);
+        let chunks: (Chunk | undefined)[];
+        try {
+          const decoder = await this.decoderOf(group, partialOptions);
+          chunks = decoder
+            ? await decoder.decodeSubchunks(
+                group.items.map((item) => item.sub),
+                partialOptions,
+              )
+            : [];
+        } catch (error) {
+          throw locate(error, `shard /${group.key}`, group.key);
         }
-        if (present.length === 0) return;
-        // The spans may lie in any order in the shard (zarr-python writes inner chunks in
-        // Morton order), with gaps; each is fetched by its own offset.
-        const bytes = await this.fetchSpans(
-          key,
-          present.map((p) => p.span),
-          options,
-        );
-        await Promise.all(
-          present.map(async ({ part, inner, span }, i) => {
-            if (bytes[i].length !== span.length) {
-              throw new DecodeError(
-                `shard /${key}: inner chunk [${group.codec.innerCoords(inner)}] is indexed at bytes ${span.offset}..${span.offset + span.length}, past the end of the shard`,
-                { key },
-              );
-            }
-            const chunk = await this.decodeInner(group.codec, bytes[i], inner, options).catch(
-              (e) => {
-                throw locate(e, `shard /${key}`, key);
-              },
-            );
-            visit(part, chunk);
-          }),
-        );
+        group.items.forEach(({ part }, k) => {
+          visit(part, chunks[k]);
+        });
       },
       options.signal,
     );
   }
 
-  /** Decodes an inner chunk, in the worker pool the read names (or the default one), if any. */
-  private decodeInner(
-    codec: ShardingCodec,
-    bytes: Uint8Array,
-    inner: number,
-    options: AccessOptions,
-  ): Promise<Chunk> {
-    const pool = this.poolDecoder.poolFor(options);
-    if (!pool) return codec.decodeInner(bytes, inner);
-    const decode = (b: Uint8Array) => codec.decodeInner(b, inner);
-    return this.poolDecoder.decode(pool, bytes, { signal: options.signal }, decode).catch((e) => {
-      if (e instanceof Error && !e.message.startsWith("inner chunk"))
-        e.message = `inner chunk [${codec.innerCoords(inner)}]: ${e.message}`;
-      throw e;
-    });
-  }
-
-  /** Whether the parts of a shard cover every inner chunk of it that lies inside the array. */
-  private coversShard(group: ShardGroup): boolean {
+  /** Whether the parts of a group cover every sub-chunk of its stored chunk that lies inside the array. */
+  private coversChunk(group: ChunkGroup): boolean {
     const shape = this.io.metadata.shape;
     const covered = new Set(
-      group.items.filter((i) => i.part.covers(this.chunkShape, shape)).map((i) => i.inner),
+      group.items.filter((i) => i.part.covers(this.chunkShape, shape)).map((i) => i.sub.join()),
     );
-    const first = group.coords.map((shard, axis) => this.firstInner(shard, axis));
-    for (let inner = 0; inner < group.codec.innerCount; inner++) {
-      const coords = group.codec.innerCoords(inner);
-      const inside = coords.every(
+    const chunkShape = this.io.shapeOf(group.coords);
+    const counts = chunkShape.map((n, axis) => n / this.chunkShape[axis]);
+    const first = group.coords.map((c, axis) => this.firstSub(c, axis));
+    // Walk the sub-chunk grid of the stored chunk, counting only sub-chunks inside the array.
+    const sub = counts.map(() => 0);
+    const total = counts.reduce((a, b) => a * b, 1);
+    for (let n = 0; n < total; n++) {
+      const inside = sub.every(
         (c, axis) => (first[axis] + c) * this.chunkShape[axis] < shape[axis],
       );
-      if (inside && !covered.has(inner)) return false;
+      if (inside && !covered.has(sub.join())) return false;
+      for (let axis = sub.length - 1; axis >= 0; axis--) {
+        if (++sub[axis] < counts[axis]) break;
+        sub[axis] = 0;
+      }
     }
     return true;
-  }
-
-  /**
-   * The encoded inner chunks of a stored shard (undefined for empty ones, and all of them when
-   * the shard does not exist).
-   */
-  private async storedChunks(
-    key: string,
-    shard: Uint8Array | undefined,
-    codec: ShardingCodec,
-  ): Promise<(Uint8Array | undefined)[]> {
-    const chunks = new Array<Uint8Array | undefined>(codec.innerCount).fill(undefined);
-    if (!shard) return chunks;
-    const at = codec.indexLocation === "start" ? 0 : shard.length - codec.indexSize;
-    try {
-      const index = await codec.decodeIndex(
-        shard.subarray(Math.max(0, at), Math.max(0, at) + codec.indexSize),
-      );
-      for (let i = 0; i < codec.innerCount; i++) {
-        const entry = index.entry(i, shard.length);
-        if (entry) chunks[i] = shard.subarray(entry.offset, entry.offset + entry.nbytes);
-      }
-    } catch (error) {
-      throw locate(error, `shard /${key}`);
-    }
-    return chunks;
-  }
-
-  /**
-   * The new bytes of a shard after writing `group`'s parts into it (undefined when no inner
-   * chunk is left): inner chunks the parts cover are encoded afresh, the ones they touch are
-   * decoded from `shard`, changed and encoded, the others are copied as stored.
-   */
-  private async rewriteShard(
-    key: string,
-    shard: Uint8Array | undefined,
-    group: ShardGroup,
-    source: WriteSource,
-  ): Promise<Uint8Array | undefined> {
-    const { dataType, fillValue, shape } = this.io.metadata;
-    const codec = group.codec;
-    const chunks = await this.storedChunks(key, shard, codec);
-    for (const { part, inner } of group.items) {
-      const stored = chunks[inner];
-      const keep = stored && !part.covers(this.chunkShape, shape);
-      const chunk = writableChunk(
-        codec.innerSpec,
-        this.chunkShape,
-        keep ? await codec.decodeInner(stored, inner) : undefined,
-      );
-      part.write(chunk, source, dataType);
-      chunks[inner] = dataType.isAllFill(chunk.data, fillValue)
-        ? undefined
-        : await codec.inner.encode(chunk);
-    }
-    return codec.assemble(chunks);
   }
 
   async writeParts(
@@ -291,23 +209,32 @@ export class ShardedAccess implements ChunkAccess {
     done: () => void,
   ): Promise<void> {
     const store = this.store as Readable & Writable;
+    const { dataType, shape } = this.io.metadata;
     await forEachConcurrent(
       this.group(parts),
       options.concurrency ?? DEFAULT_CONCURRENCY,
       async (group) => {
-        const key = this.io.chunkKey(group.coords);
+        const { key, pipeline } = group;
         const signal = options.signal;
-        // A write that covers the whole shard needs nothing of what is stored; any other is a
-        // read-modify-write of the shard, serialised with other writers of it (updateKey).
-        if (this.coversShard(group)) {
-          const shard = await this.rewriteShard(key, undefined, group, source);
-          await replaceKey(store, key, shard, { signal });
-        } else {
-          await updateKey(store, key, (shard) => this.rewriteShard(key, shard, group, source), {
-            signal,
+        const writes = group.items.map(
+          ({ part, sub }): SubchunkWrite => ({
+            coords: sub,
+            covers: part.covers(this.chunkShape, shape),
+            write: (chunk) => part.write(chunk, source, dataType),
+          }),
+        );
+        const encode = (current: Uint8Array | undefined) =>
+          pipeline.partialEncode(current, writes, { signal }).catch((error: unknown) => {
+            throw locate(error, `shard /${key}`);
           });
+        // A write that covers the whole chunk needs nothing of what is stored; any other is a
+        // read-modify-write of it, serialised with other writers of it (updateKey).
+        if (this.coversChunk(group)) {
+          await replaceKey(store, key, await encode(undefined), { signal });
+        } else {
+          await updateKey(store, key, encode, { signal });
         }
-        this.indexes.delete(key);
+        this.decoders.delete(key);
         for (let i = 0; i < group.items.length; i++) done();
       },
       options.signal,

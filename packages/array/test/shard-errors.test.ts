@@ -3,11 +3,11 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { openArray } from "@z/array";
 import { ChecksumError, DecodeError } from "@z/codecs";
+import { encodeIndex } from "@z/codecs/testing";
 import { isZarrError, MapStore, type Readable } from "@z/store-core";
 import { HttpStore } from "@z/store-http";
 import { scratchFolders, startTestHttpServer } from "@z/test-utils";
 import { describe, expect, it } from "vitest";
-import { encodeIndex } from "./shard-builder.js";
 
 /*
  * A broken shard must say which shard it is: the store key in the message and as the error's

@@ -3,14 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { openArray, type ZarrArray } from "@z/array";
-import { slice } from "@z/indexing";
-import { MapStore, type Readable } from "@z/store-core";
-import { FsStore } from "@z/store-fs";
-import { HttpStore } from "@z/store-http";
-import { bytesSource, MemoryArchive, ZipStore } from "@z/store-zip";
-import { scratchFolders, startTestHttpServer, type TestHttpServer } from "@z/test-utils";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reference } from "./reference.js";
 import {
   buildShard,
   cIndex,
@@ -19,7 +11,15 @@ import {
   permutation,
   type ShardLayout,
   seededRandom,
-} from "./shard-builder.js";
+} from "@z/codecs/testing";
+import { slice } from "@z/indexing";
+import { MapStore, type Readable } from "@z/store-core";
+import { FsStore } from "@z/store-fs";
+import { HttpStore } from "@z/store-http";
+import { bytesSource, MemoryArchive, ZipStore } from "@z/store-zip";
+import { scratchFolders, startTestHttpServer, type TestHttpServer } from "@z/test-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Reference } from "./reference.js";
 
 /*
  * Shards written by hand, not by our encoder, laid out as other writers do: inner chunks in

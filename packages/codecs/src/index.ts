@@ -8,6 +8,8 @@
 import "./builtins.js";
 
 export * from "./blosc/public.js";
+export * from "./byte-source.js";
+export * from "./chunk-copy.js";
 export * from "./compressors/adler32.js";
 export * from "./compressors/bz2.js";
 export * from "./compressors/checksum32.js";
@@ -40,6 +42,7 @@ export * from "./filters/quantize.js";
 export * from "./filters/shuffle.js";
 export * from "./filters/types.js";
 export * from "./not-loaded.js";
+export * from "./partial.js";
 export * from "./pipeline.js";
 export * from "./registry.js";
 export * from "./sharding/codec.js";

@@ -1,6 +1,14 @@
 import { getLogger } from "@z/log";
 import { type Chunk, MetadataError, type NamedConfig, product } from "@z/metadata";
+import type { ByteRangeSource } from "./byte-source.js";
 import { DecodeError } from "./errors.js";
+import type {
+  PartialArrayToBytes,
+  PartialDecoder,
+  PartialIoOptions,
+  SubchunkWrite,
+} from "./partial.js";
+import { wholeChunkDecoder, wholeChunkEncode } from "./partial-fallback.js";
 import { resolveCodec } from "./registry.js";
 import type {
   ArrayToArrayCodec,
@@ -47,6 +55,10 @@ export class CodecPipeline {
     readonly arrayToBytes: Stage<ArrayToBytesCodec>,
     readonly bytesToBytes: readonly BytesToBytesCodec[],
     private readonly maxDecodedBytes: number,
+    /** The spec of the chunks the pipeline encodes and decodes. */
+    readonly spec: ChunkSpec,
+    /** The Zarr format of the array (worker pools rebuild the pipeline with it). */
+    readonly zarrFormat: 2 | 3,
   ) {
     // sizes[k] is the size of the bytes entering bytes-to-bytes codec k on encode.
     this.sizes = [arrayToBytes.codec.encodedSize?.(arrayToBytes.spec)];
@@ -101,6 +113,8 @@ export class CodecPipeline {
       arrayToBytes,
       bytesToBytes,
       options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES,
+      spec,
+      zarrFormat,
     );
   }
 
@@ -121,6 +135,63 @@ export class CodecPipeline {
   /** The exact encoded size of every chunk, when the chain makes it fixed (no compression). */
   get encodedSize(): number | undefined {
     return this.sizes[this.sizes.length - 1];
+  }
+
+  /**
+   * The array-to-bytes codec's partial I/O when the pipeline can use it: only when no codec
+   * comes before it (they transform whole chunks) and none after it (a compressor over a whole
+   * shard needs the whole shard).
+   */
+  private get partial(): PartialArrayToBytes | undefined {
+    if (this.arrayToArray.length > 0 || this.bytesToBytes.length > 0) return undefined;
+    return this.arrayToBytes.codec.partial;
+  }
+
+  /**
+   * Whether {@link partialDecoder} and {@link partialEncode} read and write sub-chunks on their
+   * own (a sharding codec with nothing after it); otherwise they read and write whole chunks.
+   */
+  get supportsPartialIo(): boolean {
+    return this.partial !== undefined;
+  }
+
+  /**
+   * The shape of the sub-chunks partial reads and writes work on: the innermost chunks of
+   * (possibly nested) shards, or the whole chunk when the pipeline has no partial I/O.
+   */
+  get subchunkShape(): readonly number[] {
+    return this.partial?.subchunkShape ?? this.spec.shape;
+  }
+
+  /**
+   * A decoder of some sub-chunks of the chunk stored in `source` (undefined when the source
+   * does not exist). Without partial I/O, it reads and decodes the whole chunk up front.
+   * @throws DecodeError, ChecksumError
+   */
+  partialDecoder(
+    source: ByteRangeSource,
+    options: PartialIoOptions = {},
+  ): Promise<PartialDecoder | undefined> {
+    const partial = this.partial;
+    return partial
+      ? partial.partialDecoder(source, options)
+      : wholeChunkDecoder(this, source, options);
+  }
+
+  /**
+   * The new stored bytes of a chunk after `writes` to some of its sub-chunks (undefined: all
+   * fill value, delete it). Without partial I/O, the whole chunk is decoded, changed and encoded.
+   * @throws DecodeError, ChecksumError for a corrupt `current`
+   */
+  partialEncode(
+    current: Uint8Array | undefined,
+    writes: readonly SubchunkWrite[],
+    options: PartialIoOptions = {},
+  ): Promise<Uint8Array | undefined> {
+    const partial = this.partial;
+    return partial
+      ? partial.partialEncode(current, writes, options)
+      : wholeChunkEncode(this, current, writes, options);
   }
 
   /** Encodes a chunk (any strides) into the bytes to store. */

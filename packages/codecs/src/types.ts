@@ -1,4 +1,5 @@
 import type { Chunk, DataType, JsonObject, NamedConfig } from "@z/metadata";
+import type { PartialArrayToBytes } from "./partial.js";
 
 /** What a codec knows about the chunks it encodes: their shape, element type and fill value. */
 export interface ChunkSpec {
@@ -40,6 +41,12 @@ export interface ArrayToBytesCodec extends CodecBase {
   decode(bytes: Uint8Array, spec: ChunkSpec): Chunk | Promise<Chunk>;
   /** The exact encoded size of a chunk of `spec`, when it is fixed. */
   encodedSize?(spec: ChunkSpec): number | undefined;
+  /**
+   * Partial reads and writes of the chunks this codec was built for, when it offers them (the
+   * sharding codec does). {@link CodecPipeline} uses them only when no bytes-to-bytes codec
+   * follows (a compressor over a whole shard needs the whole shard).
+   */
+  readonly partial?: PartialArrayToBytes;
 }
 
 /** Options of a bytes-to-bytes decode. */

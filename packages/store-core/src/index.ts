@@ -15,3 +15,4 @@ export * from "./range.js";
 export * from "./store.js";
 export * from "./wrappers.js";
 export * from "./writable-check.js";
+export * from "./zarrita-adapter.js";

@@ -83,14 +83,24 @@ async function readAt(
   length: number,
   signal: AbortSignal | undefined,
 ): Promise<Uint8Array> {
-  const buffer = new Uint8Array(length);
+  // Not zero-filled first (the read overwrites it), and never a slice of Node's shared pool:
+  // the caller owns it, and may transfer it to a worker.
+  const buffer = uninitialized(length);
   let filled = 0;
   while (filled < length) {
     throwIfAborted(signal);
     const want = Math.min(length - filled, MAX_READ);
     const { bytesRead } = await handle.read(buffer, filled, want, position + filled);
-    if (bytesRead === 0) return buffer.subarray(0, filled);
+    // A copy of what was read: the rest of the buffer was never written.
+    if (bytesRead === 0) return buffer.slice(0, filled);
     filled += bytesRead;
   }
   return buffer;
+}
+
+/** A fresh, unpooled byte array of `length` bytes whose contents are not cleared first. */
+function uninitialized(length: number): Uint8Array {
+  if (length === 0) return new Uint8Array(0);
+  const buffer = Buffer.allocUnsafeSlow(length);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
 }

@@ -23,6 +23,7 @@ export * from "@z/store-browser";
 export * from "@z/store-core";
 export * from "@z/store-http";
 export * from "@z/store-memory";
+export * from "@z/store-reference";
 export * from "@z/store-zip";
 export * from "./array-api.js";
 export * from "./locations.js";

@@ -280,6 +280,26 @@ describe("consolidated metadata through the h5 layer", () => {
   });
 
   for (const zarrFormat of [2, 3] as const) {
+    it(`v${zarrFormat}: a moved or copied group keeps the consolidated metadata it held, and its chunks`, async () => {
+      const { map } = await sampleFile(new Map(), zarrFormat);
+      await consolidateMetadata(map, { path: "g" });
+      const f = await File(map, "r+");
+      await f.move("g", "h");
+      await f.copy("h", "k");
+      for (const path of ["h", "k"]) {
+        const group = await openGroup(map, { path, consolidated: true });
+        expect(group.consolidated?.paths()).toEqual(["d"]);
+        const d = await openArray(map, { path: `${path}/d` });
+        expect(Array.from((await d.get()).data as Int16Array)).toEqual(
+          Array.from({ length: 12 }, (_, i) => i),
+        );
+        expect(d.attrs.units).toBe("m");
+      }
+      expect(await f.has("g")).toBe(false);
+    });
+  }
+
+  for (const zarrFormat of [2, 3] as const) {
     it(`v${zarrFormat}: writes through a writable file keep the root's consolidated metadata current`, async () => {
       const { map } = await sampleFile(new Map(), zarrFormat);
       await consolidateMetadata(map);

@@ -1,3 +1,4 @@
+export * from "./azurite.js";
 export * from "./browser/index.js";
 export * from "./cli.js";
 export * from "./expected.js";

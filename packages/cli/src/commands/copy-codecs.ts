@@ -83,7 +83,10 @@ interface Level {
 
 /** One sharding level of an array: its shard shape, its codec and the codecs around it. */
 export interface ShardLevel {
-  /** The shard shape of this level (the array's chunk grid for the outermost one). */
+  /**
+   * The shard shape of this level (the array's chunk grid for the outermost one; empty for a
+   * grid whose chunks differ, a rectilinear one).
+   */
   shape: number[];
   /** The `sharding_indexed` codec of this level. */
   codec: ShardingCodec;
@@ -97,7 +100,10 @@ export interface ShardLevel {
 export interface StoredLayout {
   /** The sharding levels, outermost first; empty for an unsharded array. */
   shards: ShardLevel[];
-  /** The shape of the innermost chunks, the ones the codecs below encode. */
+  /**
+   * The shape of the innermost chunks, the ones the codecs below encode (empty for an
+   * unsharded array whose chunks differ, on a rectilinear grid).
+   */
   chunkShape: number[];
   /** The innermost array-to-array codecs. */
   before: NamedConfig[];
@@ -119,7 +125,7 @@ function levelOf(pipeline: CodecPipeline): Level {
 export function storedLayoutOf(array: ZarrArray): StoredLayout {
   const shards: ShardLevel[] = [];
   let pipeline = array.io.pipeline;
-  let shape = [...uniformChunkShape(array.metadata.chunkGrid, `zarr copy of /${array.path}`)];
+  let shape = [...(array.metadata.chunkGrid.chunkShape ?? [])];
   for (;;) {
     const codec = pipeline.arrayToBytes.codec;
     if (!(codec instanceof ShardingCodec)) break;
@@ -135,9 +141,12 @@ export function storedLayoutOf(array: ZarrArray): StoredLayout {
 export interface CopyLayout {
   /**
    * The chunk shape: the inner chunk shape when `shards` is set, otherwise the chunk grid
-   * (the shard shape of a copy that keeps the source's sharding codecs as they are).
+   * (the shard shape of a copy that keeps the source's sharding codecs as they are). Not set
+   * when `chunkGrid` is.
    */
-  chunks: number[];
+  chunks?: number[];
+  /** The source's chunk grid as it is, when its chunks differ (rectilinear) and stay. */
+  chunkGrid?: JsonObject;
   /** The shard shape, when the copy is sharded. */
   shards?: number[];
   /** Where the shard index goes, when the copy is sharded. */
@@ -181,11 +190,23 @@ const roundUp = (n: number, unit: number) => Math.max(1, Math.ceil(n / unit)) * 
  *   sharding whose shard shape is the source's, rounded up to a multiple of the new chunks.
  * Taking shards apart (to v2, or with `chunks`) drops bytes-to-bytes codecs that compressed
  * whole shards.
+ * - a rectilinear chunk grid (chunks of different shapes) stays as it is in a v3 copy without
+ *   `chunks`; v2 and `chunks` need one chunk shape.
  * @throws MetadataError when shards must be taken apart but array-to-array codecs (a
- *   transpose) work on whole shards: their inner chunk shape is not in the array's axes
+ *   transpose) work on whole shards: their inner chunk shape is not in the array's axes;
+ *   ChunkGridError for a rectilinear grid copied to v2 or with `chunks`
  */
 export function copyLayout(source: ZarrArray, changes: LayoutChanges): CopyLayout {
   const itemSize = source.dataType.itemSize;
+  const grid = source.metadata.chunkGrid;
+  const keepsGrid = changes.format === 3 && changes.chunks === undefined;
+  // Throws, naming the copy, unless the grid's chunks have one shape or the grid stays.
+  if (!keepsGrid)
+    uniformChunkShape(
+      grid,
+      `zarr copy of /${source.path} to v${changes.format}${changes.chunks ? " with --chunks" : ""}`,
+    );
+  const sameGrid = grid.chunkShape ? {} : { chunkGrid: grid.toJson() };
   const layout = storedLayoutOf(source);
   const after =
     changes.compressor === undefined
@@ -195,14 +216,16 @@ export function copyLayout(source: ZarrArray, changes: LayoutChanges): CopyLayou
     changes.format === 3 ? codecs.map((c) => toV3Native(c, itemSize)) : codecs;
   const innermost = native([...layout.before, layout.serializer, ...after]);
   const [outer] = layout.shards;
-  if (outer === undefined)
+  if (outer === undefined) {
+    if (grid.chunkShape === undefined) return { ...sameGrid, codecs: innermost };
     return { chunks: changes.chunks ?? layout.chunkShape, codecs: innermost };
-  if (changes.format === 3 && changes.chunks === undefined) {
+  }
+  if (keepsGrid) {
     // Rebuilt from the inside out, so every level keeps its own settings.
     let codecs = innermost;
     for (const level of [...layout.shards].reverse())
       codecs = [...native(level.before), shardingEntry(level, codecs), ...native(level.after)];
-    return { chunks: [...outer.shape], codecs };
+    return grid.chunkShape ? { chunks: [...outer.shape], codecs } : { ...sameGrid, codecs };
   }
   const wholeShard = layout.shards.find((level) => level.before.length > 0);
   if (wholeShard) {

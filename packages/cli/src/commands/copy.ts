@@ -1,6 +1,6 @@
-import { consolidateMetadata, copyArrayElements, createHierarchy, open, openArray } from "@z/zarr";
+import { type CopyNodeOptions, copyNode, open, planNodeCopy } from "@z/zarr";
 import { countingWrites, type WriteCounts } from "../copy/counting-store.js";
-import { type CopyChanges, planCopy } from "../copy/plan.js";
+import { type CopyChanges, planArray } from "../copy/plan.js";
 import { UsageError } from "../errors.js";
 import { completeLocation, openLocation } from "../location.js";
 import type { Output } from "../output.js";
@@ -72,28 +72,28 @@ export async function copyCommand(
   checkOptions(options);
   const from = await openLocation(source);
   const root = await open(from, { path: options.path });
-  const plan = await planCopy(root, options);
+  let bar: ProgressBar | undefined;
+  const copyOptions: CopyNodeOptions = {
+    zarrFormat: options.format,
+    arrayOptions: (array) => planArray(array, options),
+    overwrite: options.overwrite,
+    concurrency: options.concurrency ?? 4,
+    onArrayStart: (array) => {
+      bar = new ProgressBar(output, `copy /${array.path}`);
+    },
+    onProgress: (_, { done, total }) => bar?.update(done, total),
+    onArrayEnd: () => bar?.finish(),
+  };
+  // Every option is checked against every array before the destination is even opened.
+  const plan = await planNodeCopy(root, copyOptions);
   const counts: WriteCounts = { chunks: 0, bytes: 0 };
   const location = await openLocation(destination, { create: true });
-  const to = countingWrites(location, counts);
-  await createHierarchy(to, plan.nodes, { overwrite: options.overwrite });
-  for (const { source: array } of plan.arrays) {
-    // Written through the metadata as readers will open it, so what the writer leaves out as
-    // the fill value is what readers fill in (a v2 object array's null fill value, say).
-    const target = await openArray(to, { path: array.path });
-    const bar = new ProgressBar(output, `copy /${array.path}`);
-    await copyArrayElements(array, target, {
-      concurrency: options.concurrency ?? 4,
-      onProgress: ({ done, total }) => bar.update(done, total),
-    });
-    bar.finish();
-  }
-  for (const path of plan.consolidated) await consolidateMetadata(to, { path });
+  const copied = await copyNode(plan, countingWrites(location, counts), copyOptions);
   await completeLocation(location);
   const summary: CopySummary = {
-    arrays: plan.arrays.length,
-    groups: plan.nodes.size - plan.arrays.length,
-    consolidated: plan.consolidated.length,
+    arrays: copied.arrays.length,
+    groups: copied.groups.length,
+    consolidated: copied.consolidated.length,
     ...counts,
   };
   if (options.json) output.out(`${JSON.stringify(summary)}\n`);

@@ -6,14 +6,11 @@ import {
   buildArrayMetadata,
   CodecConfigError,
   type CodecPipeline,
-  type Group,
   type JsonObject,
   type JsonValue,
-  type NodeSpec,
   parseJson,
   parseV2Node,
   parseV3Node,
-  readNodeMetadata,
   ShardingCodec,
   sameStoredLayout,
   ZarrArray,
@@ -29,24 +26,6 @@ export interface CopyChanges {
   compressor?: CompressorChoice;
   /** A new (inner) chunk shape for every array. */
   chunks?: number[];
-}
-
-/** One array to copy: the source and the options its copy is created with. */
-export interface PlannedArray {
-  /** The source array (its path is the destination path too). */
-  source: ZarrArray;
-  /** The creation options of the copy. */
-  options: ArrayOptions;
-}
-
-/** Everything a copy will write, worked out (and validated) before anything is written. */
-export interface CopyPlan {
-  /** Every node to create, by path: the arrays and the groups. */
-  nodes: Map<string, NodeSpec>;
-  /** The arrays whose elements to copy, in the order met. */
-  arrays: PlannedArray[];
-  /** The groups whose source holds consolidated metadata of its own, deepest first. */
-  consolidated: string[];
 }
 
 /** xarray's v2 convention for dimension names, which v3 holds in `dimension_names`. */
@@ -182,37 +161,4 @@ export async function planArray(source: ZarrArray, changes: CopyChanges): Promis
       reason += " (choose another compressor with --compressor)";
     throw new CopyOptionError(describeChanges(changes), source.path, reason, { cause: error });
   }
-}
-
-async function holdsConsolidated(group: Group): Promise<boolean> {
-  const own = await readNodeMetadata(group.store, group.path, { zarrFormat: group.zarrFormat });
-  return own?.kind === "group" && own.consolidated !== undefined;
-}
-
-/**
- * Works out a copy of `root` (an array, or a group and everything below it): the nodes to
- * create and the arrays to fill. Every option is checked against every array here, so a bad
- * one stops the copy before anything is written.
- * @throws CopyOptionError naming the option and the node
- */
-export async function planCopy(root: ZarrArray | Group, changes: CopyChanges): Promise<CopyPlan> {
-  const plan: CopyPlan = { nodes: new Map(), arrays: [], consolidated: [] };
-  const visit = async (node: ZarrArray | Group): Promise<void> => {
-    if (node instanceof ZarrArray) {
-      const options = await planArray(node, changes);
-      plan.nodes.set(node.path, { kind: "array", ...options });
-      plan.arrays.push({ source: node, options });
-      return;
-    }
-    plan.nodes.set(node.path, {
-      kind: "group",
-      zarrFormat: changes.format ?? node.zarrFormat,
-      attributes: node.attrs,
-    });
-    for (const [, child] of await node.members()) await visit(child);
-    // After the children, so deeper groups come first.
-    if (await holdsConsolidated(node)) plan.consolidated.push(node.path);
-  };
-  await visit(root);
-  return plan;
 }

@@ -1,10 +1,13 @@
 import { deflate, Inflate } from "pako";
+import { nativeCodecs } from "#native";
+import { messageOf } from "../compressors/options.js";
 import { DecodeError } from "../errors.js";
 
 /**
  * zlib streams (RFC 1950) through pako, a faithful port of zlib: `compress2` at the Blosc
- * level gives the same bytes as c-blosc's zlib, and decoding stops before writing past the
- * block, so a hostile stream cannot inflate beyond it.
+ * level gives the same bytes as c-blosc's zlib. Decoding uses node:zlib's native inflate in Node
+ * (bounded by maxOutputLength) and pako elsewhere, and stops before writing past the block, so a
+ * hostile stream cannot inflate beyond it.
  */
 
 /**
@@ -40,6 +43,7 @@ export function zlibDecompress(
   dstEnd: number,
 ): number {
   const capacity = dstEnd - dstStart;
+  if (nativeCodecs) return nativeInflate(src.subarray(start, end), dst.subarray(dstStart, dstEnd));
   const inflator = new Inflate({ chunkSize: Math.max(1024, Math.min(capacity + 1, 1 << 16)) });
   let written = 0;
   inflator.onData = (chunk) => {
@@ -59,4 +63,18 @@ export function zlibDecompress(
     );
   }
   return written;
+}
+
+/** node:zlib's inflate into `dst`, its errors turned into DecodeErrors. */
+function nativeInflate(src: Uint8Array, dst: Uint8Array): number {
+  try {
+    return (nativeCodecs as NonNullable<typeof nativeCodecs>).inflateInto(src, dst);
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
+      throw new DecodeError(
+        `blosc: corrupt zlib stream: it decodes to more than the ${dst.length} bytes of its block`,
+      );
+    }
+    throw new DecodeError(`blosc: corrupt zlib stream: ${messageOf(error)}`);
+  }
 }

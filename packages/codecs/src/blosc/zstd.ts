@@ -1,7 +1,10 @@
+import { type NativeZstd, nativeCodecs } from "#native";
+import { messageOf } from "../compressors/options.js";
 import { DecodeError } from "../errors.js";
 
 /**
- * zstd frames through numcodecs.js's WebAssembly zstd, loaded on first use. Every frame is
+ * zstd frames through numcodecs.js's WebAssembly zstd, loaded on first use; decoded with
+ * node:zlib's native libzstd where Node has it. Every frame is
  * checked before it reaches the WebAssembly decoder: one frame, a declared content size equal
  * to the block size, block headers that end exactly at the end of the stream.
  */
@@ -49,6 +52,9 @@ export async function zstdDecompress(
   expectedLength: number,
 ): Promise<Uint8Array> {
   checkZstdFrame(frame, expectedLength);
+  const native = nativeCodecs?.zstd;
+  if (native && expectedLength > 0)
+    return checkedLength(nativeZstd(native, frame, expectedLength), expectedLength);
   decoder ??= (await loadZstd()).fromConfig({ id: "zstd" });
   let out: Uint8Array;
   try {
@@ -58,12 +64,25 @@ export async function zstdDecompress(
       `blosc: corrupt zstd stream: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  return checkedLength(out, expectedLength);
+}
+
+function checkedLength(out: Uint8Array, expectedLength: number): Uint8Array {
   if (out.length !== expectedLength) {
     throw new DecodeError(
       `blosc: corrupt zstd stream: it decodes to ${out.length} bytes, the block needs ${expectedLength}`,
     );
   }
   return out;
+}
+
+/** Decodes a checked frame with node:zlib's libzstd (synchronously: blosc blocks are small). */
+function nativeZstd(native: NativeZstd, frame: Uint8Array, expectedLength: number): Uint8Array {
+  try {
+    return native.decompressSync(frame, expectedLength);
+  } catch (error) {
+    throw new DecodeError(`blosc: corrupt zstd stream: ${messageOf(error)}`);
+  }
 }
 
 const DICT_ID_BYTES = [0, 1, 2, 4];

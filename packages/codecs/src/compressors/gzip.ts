@@ -1,14 +1,17 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { gunzipBounded } from "#inflate";
+import { nativeCodecs } from "#native";
 import { lazily } from "../lazy.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { decodeLimit, integerOption } from "./options.js";
 
-/** The encoder (pako, driven as CPython drives zlib), loaded on the first write. */
+/** The browser encoder (pako, driven as CPython drives zlib), loaded on the first write. */
 const encoder = lazily(() => import("./gzip-format.js"));
 
 /**
- * The gzip codec: v3 `gzip` and v2 `numcodecs.gzip` (`{level}`, -1 to 9). It writes what numcodecs
+ * The gzip codec: v3 `gzip` and v2 `numcodecs.gzip` (`{level}`, -1 to 9). In Node it encodes and
+ * decodes with node:zlib on libuv's thread pool (several chunks at once, off the main thread);
+ * its streams are valid gzip but not the bytes Python writes. In browsers it writes what numcodecs
  * writes (Python's gzip module) byte for byte, except the mtime, which is 0 so that equal chunks
  * encode equally. Decoding reads every gzip member, checks the CRC-32 and never produces more
  * than the chunk's size (node:zlib in Node, fflate or pako in browsers).
@@ -37,6 +40,7 @@ export class GzipCodec implements BytesToBytesCodec {
   }
 
   encode(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
+    if (nativeCodecs) return nativeCodecs.gzip(bytes, this.level);
     return encoder((m) => m.gzipEncode(bytes, this.level));
   }
 

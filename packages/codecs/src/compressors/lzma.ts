@@ -150,7 +150,9 @@ export class LzmaCodec implements BytesToBytesCodec {
         `${NAME} codec: the data decodes to ${out.length} bytes; the chunk has ${options.expectedSize}`,
       );
     }
-    return new Uint8Array(out.buffer, out.byteOffset, out.length);
+    // A copy: the native build's buffers live outside V8's heap, and Node 22+ refuses to transfer
+    // them to another thread (a worker's decoded chunk moves to the main thread).
+    return Uint8Array.from(out);
   }
 }
 

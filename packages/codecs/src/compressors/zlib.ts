@@ -1,19 +1,20 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { unzlibBounded } from "#inflate";
+import { nativeCodecs } from "#native";
 import { lazily } from "../lazy.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { decodeLimit, integerOption } from "./options.js";
 import type { DeflateLevel } from "./python-deflate.js";
 
-/** The encoder (pako, driven as CPython drives zlib), loaded on the first write. */
+/** The browser encoder (pako, driven as CPython drives zlib), loaded on the first write. */
 const encoder = lazily(() => import("./python-deflate.js"));
 
 /**
  * The zlib codec: v2 `numcodecs.zlib` (`{level}`, -1 to 9), and the bare `zlib` name zarrita
- * reads in v3 metadata. Encoding uses pako, a faithful port of zlib, driven as Python's
- * `zlib.compress` drives zlib, so the output equals what numcodecs writes; node:zlib is a fork
- * whose output differs. Decoding
- * checks the Adler-32 and is bounded by the chunk's size.
+ * reads in v3 metadata. In Node it encodes and decodes with node:zlib on libuv's thread pool (a
+ * fork of zlib: valid streams, not Python's bytes). In browsers encoding uses pako, a faithful
+ * port of zlib, driven as Python's `zlib.compress` drives zlib, so the output equals what
+ * numcodecs writes. Decoding checks the Adler-32 and is bounded by the chunk's size.
  */
 export class ZlibCodec implements BytesToBytesCodec {
   readonly kind = "bytes_to_bytes";
@@ -36,6 +37,7 @@ export class ZlibCodec implements BytesToBytesCodec {
   }
 
   encode(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
+    if (nativeCodecs) return nativeCodecs.deflate(bytes, this.level);
     return encoder((m) => m.pythonDeflate(bytes, this.level as DeflateLevel, false, "compress"));
   }
 

@@ -1,22 +1,27 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
+import { type NativeZstd, nativeCodecs } from "#native";
 import { DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
-import { booleanOption, decodeLimit, integerOption } from "./options.js";
+import { booleanOption, decodeLimit, integerOption, messageOf } from "./options.js";
 import { loadZstd, loadZstdDecoder } from "./wasm.js";
 import { xxhash64 } from "./xxhash64.js";
 import { withContentSize, type ZstdFrame, zstdLayout } from "./zstd-frame.js";
 
 /** libzstd's default level, which it also uses when asked for level 0. */
 const DEFAULT_LEVEL = 3;
+/** libzstd's level range (ZSTD_minCLevel() and ZSTD_maxCLevel()); levels beyond it are clamped. */
+const MIN_LEVEL = -131072;
+const MAX_LEVEL = 22;
 
 /**
- * The zstd codec: v3 `zstd` and v2 `numcodecs.zstd` (`{level, checksum}`), on libzstd compiled to
- * WebAssembly (numcodecs.js, loaded on first use).
+ * The zstd codec: v3 `zstd` and v2 `numcodecs.zstd` (`{level, checksum}`): node:zlib's native
+ * libzstd on libuv's thread pool where Node has it (22.15 and later), else libzstd compiled to
+ * WebAssembly (numcodecs.js to encode, zstddec to decode, loaded on first use).
  *
  * Encoding writes one frame that states its content size, like numcodecs. Level 0 means libzstd's
- * default (3); numcodecs.js cannot reach negative levels and uses 1 for them, and caps levels at 22
- * as libzstd does. numcodecs.js has no checksum option, so with `checksum: true` the frame gets its
- * XXH64 content checksum here, exactly where libzstd would put it.
+ * default (3); levels are capped at 22 as libzstd does. numcodecs.js cannot reach negative levels
+ * and uses 1 for them (native libzstd takes them). numcodecs.js has no checksum option, so with
+ * `checksum: true` the frame gets its XXH64 content checksum here, exactly where libzstd would put it.
  *
  * Decoding first walks the frame and block headers: a declared content size beyond the chunk's
  * bound fails at once, and truncated or malformed frames never reach libzstd. A frame that does
@@ -58,6 +63,12 @@ export class ZstdCodec implements BytesToBytesCodec {
   }
 
   async encode(bytes: Uint8Array): Promise<Uint8Array> {
+    const native = nativeCodecs?.zstd;
+    if (native) {
+      const level =
+        this.level === 0 ? DEFAULT_LEVEL : Math.max(MIN_LEVEL, Math.min(MAX_LEVEL, this.level));
+      return native.compress(bytes, level, this.checksum);
+    }
     const Zstd = await loadZstd();
     const frame = await new Zstd(this.level === 0 ? DEFAULT_LEVEL : this.level).encode(bytes);
     return this.checksum ? addContentChecksum(frame, bytes) : frame;
@@ -75,6 +86,10 @@ export class ZstdCodec implements BytesToBytesCodec {
         `${label}: the data declares ${declared} bytes of content, more than the ${limit} this chunk may hold`,
       );
     }
+    const [only] = frames;
+    const native = nativeCodecs?.zstd;
+    if (native && frames.length === 1 && only.contentSize !== undefined && only.contentSize > 0)
+      return decodeNatively(native, bytes.subarray(only.start, only.end), only.contentSize, label);
     const inputs = planFrames(bytes, frames, limit, options.expectedSize !== undefined, label);
     const decodeFrame = await loadZstdDecoder();
     const parts: Uint8Array[] = [];
@@ -94,6 +109,30 @@ export class ZstdCodec implements BytesToBytesCodec {
     }
     return concat(parts, total);
   }
+}
+
+/**
+ * Decodes one frame that declares its size (`size`, already checked against the chunk's bound)
+ * with node:zlib's libzstd, which refuses to write more; fewer bytes are an error here.
+ */
+async function decodeNatively(
+  native: NativeZstd,
+  frame: Uint8Array,
+  size: number,
+  label: string,
+): Promise<Uint8Array> {
+  let out: Uint8Array;
+  try {
+    out = await native.decompress(frame, size);
+  } catch (error) {
+    throw new DecodeError(`${label}: corrupt data (${messageOf(error)})`);
+  }
+  if (out.length !== size) {
+    throw new DecodeError(
+      `${label}: corrupt data (a frame that should decode to ${size} bytes decoded to ${out.length})`,
+    );
+  }
+  return out;
 }
 
 /** One frame to decode, with the output size it must have (`exact`) or may reach. */

@@ -9,7 +9,16 @@ import {
   product,
   uint64,
 } from "@z/metadata";
+import { type ByteRangeSource, memorySource } from "../byte-source.js";
+import { subchunkOffset } from "../chunk-copy.js";
 import { CodecConfigError, DecodeError } from "../errors.js";
+import type {
+  PartialArrayToBytes,
+  PartialDecoder,
+  PartialIoOptions,
+  SubchunkWrite,
+} from "../partial.js";
+import { decodeWhole } from "../partial-fallback.js";
 import { CodecPipeline } from "../pipeline.js";
 import type { ArrayToBytesCodec, ChunkSpec, CodecContext } from "../types.js";
 import {
@@ -17,18 +26,25 @@ import {
   parseShardingConfiguration,
   type ShardingConfiguration,
 } from "./config.js";
+import { ShardPartialDecoder } from "./partial-decoder.js";
+import { encodeShardPartially } from "./partial-encode.js";
 import { ShardIndex } from "./shard-index.js";
+import { SubchunkGrid } from "./subchunk-grid.js";
 
 /**
  * The `sharding_indexed` codec: a shard is many inner chunks, each encoded by the inner codecs,
  * stored one after another with an index of `(offset, nbytes)` pairs (uint64) at the start or
  * end. Inner chunks equal to the fill value are left out (marked empty in the index).
  *
- * `encode`/`decode` handle whole shards. Arrays read and write sharded data through the
- * pieces below instead (`indexRange`, `decodeIndex`, `inner`, `assemble`), fetching only the
- * index and the inner chunks a selection needs.
+ * `encode`/`decode` handle whole shards. The codec also offers partial I/O (`partial`): reads
+ * of some sub-chunks that fetch only the index and the inner chunks they need, and writes that
+ * re-encode only the inner chunks they change. Sub-chunks are the inner chunks, or with nested
+ * sharding (inner codecs that offer partial I/O themselves) the innermost chunks.
+ *
+ * The codec is bound to the shard spec it was built with; `encode` and `decode` ignore the
+ * spec they are passed.
  */
-export class ShardingCodec implements ArrayToBytesCodec {
+export class ShardingCodec implements ArrayToBytesCodec, PartialArrayToBytes {
   readonly kind = "array_to_bytes";
   readonly name = "sharding_indexed";
   /** Inner chunks per shard along each axis. */
@@ -43,6 +59,17 @@ export class ShardingCodec implements ArrayToBytesCodec {
   readonly indexPipeline: CodecPipeline;
   /** The index's encoded size in bytes. */
   readonly indexSize: number;
+  /** Whether the inner codecs read and write sub-chunks themselves (nested sharding). */
+  readonly nested: boolean;
+  /** The shape of the sub-chunks partial reads and writes work on. */
+  readonly subchunkShape: readonly number[];
+  /**
+   * Where each sub-chunk lies among the inner chunks (for the partial decoder and encoder).
+   * @internal
+   */
+  readonly subchunkGrid: SubchunkGrid;
+  /** The partial I/O capability: the codec itself. */
+  readonly partial: PartialArrayToBytes = this;
 
   constructor(
     readonly configuration: ShardingConfiguration,
@@ -86,6 +113,9 @@ export class ShardingCodec implements ArrayToBytesCodec {
       );
     }
     this.indexSize = size;
+    this.nested = this.inner.supportsPartialIo;
+    this.subchunkShape = this.nested ? this.inner.subchunkShape : [...chunkShape];
+    this.subchunkGrid = new SubchunkGrid(this.chunksPerShard, chunkShape, this.subchunkShape);
   }
 
   /** Builds the codec from its configuration for shards of `context.spec`. @throws CodecConfigError */
@@ -194,27 +224,19 @@ export class ShardingCodec implements ArrayToBytesCodec {
     return out;
   }
 
-  /** The element offset, in a C-order shard, of inner chunk `i`'s first element. */
-  private innerOffset(i: number, shardStride: readonly number[]): number {
-    return this.innerCoords(i).reduce(
-      (sum, c, axis) => sum + c * this.configuration.chunkShape[axis] * shardStride[axis],
-      0,
-    );
-  }
-
-  async encode(chunk: Chunk, spec: ChunkSpec): Promise<Uint8Array> {
-    const { dataType, fillValue } = spec;
+  async encode(chunk: Chunk): Promise<Uint8Array> {
+    const { dataType, fillValue } = this.shardSpec;
     const innerShape = this.configuration.chunkShape;
     const innerStride = cOrderStrides(innerShape);
     const encoded: (Uint8Array | undefined)[] = [];
     for (let i = 0; i < this.innerCount; i++) {
       const data = dataType.create(product(innerShape));
-      const offset = this.innerCoords(i).reduce(
-        (sum, c, axis) => sum + c * innerShape[axis] * chunk.stride[axis],
-        0,
-      );
       copyStrided(
-        { data: chunk.data, offset, stride: chunk.stride },
+        {
+          data: chunk.data,
+          offset: subchunkOffset(this.innerCoords(i), innerShape, chunk.stride),
+          stride: chunk.stride,
+        },
         { data, offset: 0, stride: innerStride },
         innerShape,
         dataType.lanes,
@@ -234,52 +256,104 @@ export class ShardingCodec implements ArrayToBytesCodec {
     return this.encodeIndex(ShardIndex.empty(this.innerCount));
   }
 
-  async decode(bytes: Uint8Array, spec: ChunkSpec): Promise<Chunk> {
+  async decode(bytes: Uint8Array): Promise<Chunk> {
+    const index = await this.decodeIndex(this.indexBytesOf(bytes));
+    const { dataType, fillValue, shape } = this.shardSpec;
+    const data = dataType.create(product(shape));
+    const stride = cOrderStrides(shape);
+    const all = Array.from({ length: this.innerCount }, (_, i) => i);
+    const chunks = await new ShardPartialDecoder(
+      this,
+      memorySource(bytes),
+      index,
+    ).decodeInnerChunks(all);
+    // Empty inner chunks read as the fill value: fill the whole shard first, before any inner
+    // chunk is copied in, so no decoded chunk is overwritten.
+    if (chunks.some((chunk) => chunk === undefined)) dataType.fill(data, fillValue);
+    const innerShape = this.configuration.chunkShape;
+    chunks.forEach((inner, i) => {
+      if (!inner) return;
+      copyStrided(
+        { data: inner.data, offset: 0, stride: inner.stride },
+        { data, offset: subchunkOffset(this.innerCoords(i), innerShape, stride), stride },
+        innerShape,
+        dataType.lanes,
+      );
+    });
+    return { data, shape: [...shape], stride };
+  }
+
+  /**
+   * The index bytes of a whole shard.
+   * @throws DecodeError for a shard shorter than its index
+   */
+  private indexBytesOf(bytes: Uint8Array): Uint8Array {
     if (bytes.length < this.indexSize) {
       throw new DecodeError(
         `The shard has ${bytes.length} bytes, fewer than its ${this.indexSize}-byte index; it is truncated`,
       );
     }
-    const indexBytes =
-      this.indexLocation === "start"
-        ? bytes.subarray(0, this.indexSize)
-        : bytes.subarray(bytes.length - this.indexSize);
-    const index = await this.decodeIndex(indexBytes);
-    const { dataType, fillValue, shape } = spec;
-    const data = dataType.create(product(shape));
-    const stride = cOrderStrides(shape);
-    const innerShape = this.configuration.chunkShape;
-    // Where each inner chunk is, checked before anything is decoded. The entries are in C order
-    // over the inner chunks, but the bytes they point to may be in any order (zarr-python writes
-    // Morton order), with gaps between them.
-    const entries = Array.from({ length: this.innerCount }, (_, i) => index.entry(i, bytes.length));
-    // Empty inner chunks read as the fill value: fill the whole shard first, before any inner
-    // chunk is copied in, so no decoded chunk is overwritten.
-    if (entries.some((entry) => entry === undefined)) dataType.fill(data, fillValue);
-    for (const [i, entry] of entries.entries()) {
-      if (!entry) continue;
-      const inner = await this.decodeInner(
-        bytes.subarray(entry.offset, entry.offset + entry.nbytes),
-        i,
-      );
-      copyStrided(
-        { data: inner.data, offset: 0, stride: inner.stride },
-        { data, offset: this.innerOffset(i, stride), stride },
-        innerShape,
-        dataType.lanes,
-      );
-    }
-    return { data, shape: [...shape], stride };
+    return this.indexLocation === "start"
+      ? bytes.subarray(0, this.indexSize)
+      : bytes.subarray(bytes.length - this.indexSize);
   }
 
-  /** Decodes inner chunk `i`'s bytes, naming the inner chunk in errors. */
-  async decodeInner(bytes: Uint8Array, i: number): Promise<Chunk> {
+  /**
+   * The stored bytes of every inner chunk of a whole shard (undefined for empty ones), checked
+   * against the shard's size.
+   * @throws DecodeError, ChecksumError for a corrupt index
+   */
+  async storedInnerChunks(shard: Uint8Array): Promise<(Uint8Array | undefined)[]> {
+    const index = await this.decodeIndex(this.indexBytesOf(shard));
+    return Array.from({ length: this.innerCount }, (_, i) => {
+      const entry = index.entry(i, shard.length);
+      return entry && shard.subarray(entry.offset, entry.offset + entry.nbytes);
+    });
+  }
+
+  /**
+   * A decoder of sub-chunks of the shard in `source`: reads the index now (one ranged read),
+   * then only the inner chunks asked for. Undefined when the shard does not exist.
+   * @throws DecodeError for a truncated index, ChecksumError for a corrupt one
+   */
+  async partialDecoder(
+    source: ByteRangeSource,
+    options: PartialIoOptions = {},
+  ): Promise<PartialDecoder | undefined> {
+    const bytes = await source.get(this.indexRange(), options);
+    if (bytes === undefined) return undefined;
+    return new ShardPartialDecoder(this, source, await this.decodeIndex(bytes));
+  }
+
+  /**
+   * The new bytes of a shard after `writes` to some of its sub-chunks: the inner chunks they
+   * touch go through the inner codecs' partial encode, the others keep their stored bytes;
+   * undefined when it is left without inner chunks.
+   */
+  partialEncode(
+    current: Uint8Array | undefined,
+    writes: readonly SubchunkWrite[],
+    options: PartialIoOptions = {},
+  ): Promise<Uint8Array | undefined> {
+    return encodeShardPartially(this, current, writes, options);
+  }
+
+  /** Prefixes an error's message with the inner chunk it happened in. */
+  nameInner(error: unknown, i: number): unknown {
+    if (error instanceof Error)
+      error.message = `inner chunk [${this.innerCoords(i)}]: ${error.message}`;
+    return error;
+  }
+
+  /**
+   * Decodes inner chunk `i`'s bytes whole (through the caller's decode hook, if any), naming the
+   * inner chunk in errors.
+   */
+  async decodeInner(bytes: Uint8Array, i: number, options: PartialIoOptions = {}): Promise<Chunk> {
     try {
-      return await this.inner.decode(bytes);
+      return await decodeWhole(this.inner, bytes, options);
     } catch (error) {
-      if (error instanceof Error)
-        error.message = `inner chunk [${this.innerCoords(i)}]: ${error.message}`;
-      throw error;
+      throw this.nameInner(error, i);
     }
   }
 }

@@ -1,8 +1,13 @@
 import { elementKey } from "../elements/equal.js";
 import { ArrowEncodeError } from "../errors.js";
 import type { ArrowField } from "../field/model.js";
-import { buildColumn } from "./build.js";
 import type { ColumnNode } from "./node.js";
+
+/**
+ * Builds a child column (build.ts's `buildColumn`, passed in so this module does not import
+ * the one that imports it).
+ */
+export type BuildChild = (field: ArrowField, items: ArrayLike<unknown>) => ColumnNode;
 
 const EMPTY = new Uint8Array(0);
 const MAX_INT32 = 0x7fffffff;
@@ -24,7 +29,11 @@ const MAX_RUN_END: Record<16 | 32 | 64, number> = {
  * run's last element, in the field's run-end type) and one value per run.
  * @throws ArrowEncodeError when the run-end type cannot hold the column's length
  */
-export function runEndEncodedColumn(field: ArrowField, items: ArrayLike<unknown>): ColumnNode {
+export function runEndEncodedColumn(
+  field: ArrowField,
+  items: ArrayLike<unknown>,
+  buildColumn: BuildChild,
+): ColumnNode {
   const n = items.length;
   const [endsField, valuesField] = field.children;
   const width = (endsField.type as { bitWidth: 16 | 32 | 64 }).bitWidth;
@@ -77,6 +86,7 @@ export function listViewColumn(
   items: ArrayLike<unknown>,
   bitmap: Uint8Array,
   nullCount: number,
+  buildColumn: BuildChild,
 ): ColumnNode {
   const n = items.length;
   const large = field.type.name === "largelistview";

@@ -416,7 +416,7 @@ export function buildColumn(field: ArrowField, items: ArrayLike<unknown>): Colum
   const t = field.type;
   if (t.name === "null") return { length: n, nullCount: n, buffers: [], children: [] };
   if (t.name === "union") return unionColumn(field, items);
-  if (t.name === "runendencoded") return runEndEncodedColumn(field, items);
+  if (t.name === "runendencoded") return runEndEncodedColumn(field, items, buildColumn);
   const { bitmap, nullCount } = validityOf(items);
   if (field.dictionary) return dictionaryColumn(field, items, bitmap, nullCount);
   switch (t.name) {
@@ -442,7 +442,7 @@ export function buildColumn(field: ArrowField, items: ArrayLike<unknown>): Colum
       };
     case "listview":
     case "largelistview":
-      return listViewColumn(field, items, bitmap, nullCount);
+      return listViewColumn(field, items, bitmap, nullCount, buildColumn);
     case "list":
     case "largelist":
       return listColumn(field, items, bitmap, nullCount);

@@ -53,7 +53,7 @@ export class Dataset implements AsyncIterable<Chunk> {
       writeAttributes: async (attributes) => {
         await this.array.updateAttributes(attributes, { replace: true });
         await this.file.syncConsolidated({
-          add: [[this.array.path, { kind: "array", metadata: this.array.metadata }]],
+          written: [[this.array.path, { kind: "array", metadata: this.array.metadata }]],
         });
       },
     });
@@ -204,7 +204,7 @@ export class Dataset implements AsyncIterable<Chunk> {
     });
     await this.array.resize(next);
     await this.file.syncConsolidated({
-      add: [[this.array.path, { kind: "array", metadata: this.array.metadata }]],
+      written: [[this.array.path, { kind: "array", metadata: this.array.metadata }]],
     });
   }
 

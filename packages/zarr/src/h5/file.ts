@@ -1,19 +1,17 @@
 import {
-  ConsolidatedMetadata,
-  consolidatedDocuments,
   consolidateMetadata,
   createGroup,
-  type NodeMetadata,
+  type HierarchyChange,
   nodeFromMetadata,
-  readJson,
+  readConsolidatedHolder,
   readNodeMetadata,
+  updateConsolidated,
   type ZarrArray,
   Group as ZarrGroup,
 } from "@z/array";
-import { formatValue, loadDataTypes, METADATA_KEYS } from "@z/metadata";
+import { formatValue, loadDataTypes } from "@z/metadata";
 import {
   isWritable,
-  joinKey,
   NotFoundError,
   type Readable,
   ReadOnlyError,
@@ -196,41 +194,15 @@ export class H5File extends Group {
 
   /**
    * Keeps the root's consolidated metadata (if it has any) in step with a change made through
-   * this file: `{remove, add}` patches it (store paths), `"rescan"` consolidates again. Costs
-   * one read when the root has none.
+   * this file: a {@link HierarchyChange} (store paths) patches it, `"rescan"` consolidates
+   * again. Costs one read when the root has none.
    */
-  async syncConsolidated(
-    change: { remove?: string[]; add?: [string, NodeMetadata][] } | "rescan",
-  ): Promise<void> {
+  async syncConsolidated(change: HierarchyChange | "rescan"): Promise<void> {
     const store = this.store as Readable & Writable;
-    const found = await this.readRootConsolidated();
-    if (!found) return;
-    if (change === "rescan") {
-      await consolidateMetadata(store);
-      return;
-    }
-    const updated = found.consolidated.withChanges(change);
-    await Promise.all(
-      consolidatedDocuments(found.metadata, updated).map(([key, bytes]) =>
-        store.set(joinKey("", key), bytes),
-      ),
-    );
-  }
-
-  private async readRootConsolidated(): Promise<
-    { metadata: ZarrGroup["metadata"]; consolidated: ConsolidatedMetadata } | undefined
-  > {
-    if (this.zarrFormat === 2) {
-      // Only `.zmetadata` says whether there is any: one read, not the four of a full open.
-      const doc = await readJson(this.store, METADATA_KEYS.zmetadata);
-      if (doc === undefined) return undefined;
-      const consolidated = ConsolidatedMetadata.fromV2(doc, `/${METADATA_KEYS.zmetadata}`);
-      return { metadata: this.inner.metadata, consolidated };
-    }
-    const node = await readNodeMetadata(this.store, "", { zarrFormat: 3 });
-    return node?.kind === "group" && node.consolidated
-      ? { metadata: node.metadata, consolidated: node.consolidated }
-      : undefined;
+    const holder = await readConsolidatedHolder(store, "", { zarrFormat: this.zarrFormat });
+    if (!holder) return;
+    if (change === "rescan") await consolidateMetadata(store);
+    else await updateConsolidated(store, holder, change);
   }
 
   /** Like h5py's repr. */

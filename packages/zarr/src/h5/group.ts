@@ -1,15 +1,12 @@
 import {
   type ArrayData,
   type ArrayOptions,
-  arrayMetadataDocuments,
   ContainsArrayError,
   ContainsGroupError,
+  copyNode,
   createArray,
   createGroup,
   dataTypeOfContainer,
-  forEachConcurrent,
-  fromArray,
-  groupMetadataDocuments,
   guessChunks,
   type NdValue,
   readNodeMetadata,
@@ -18,14 +15,11 @@ import {
 } from "@z/array";
 import { isTypedArray, type JsonObject, product, resolveNumpyDataType } from "@z/metadata";
 import {
-  isListable,
   joinKey,
-  type Listable,
   NotFoundError,
   normalizePath,
   prefixOf,
   type Readable,
-  UnsupportedOperationError,
   type Writable,
 } from "@z/store-core";
 import { AttributeManager, MAXSHAPE_ATTRIBUTE } from "./attrs.js";
@@ -187,7 +181,7 @@ export class Group implements AsyncIterable<string> {
     this.inner = await current.updateAttributes(attributes, { replace: true });
     if (this.path !== "" || this.inner.zarrFormat === 2) {
       await this.file.syncConsolidated({
-        add: [[this.path, { kind: "group", metadata: this.inner.metadata }]],
+        written: [[this.path, { kind: "group", metadata: this.inner.metadata }]],
       });
     }
   }
@@ -529,7 +523,10 @@ export class Group implements AsyncIterable<string> {
     }
     await this.checkDestination(to, dest, "move to", this.file.store, this.file);
     const store = this.file.store as Readable & Writable;
-    await copyKeys(store, prefixOf(from), store, prefixOf(to), () => true);
+    // A copy of the same format keeps the metadata as it is and the stored chunks as bytes;
+    // a group below that held consolidated metadata holds it again at the new place.
+    const node = await this.get(source);
+    await copyNode(zarrNodeOf(node), store, { path: to });
     await store.deletePrefix(prefixOf(from));
     await this.file.syncConsolidated("rescan");
   }
@@ -566,7 +563,19 @@ export class Group implements AsyncIterable<string> {
       targetFile.store,
       targetFile,
     );
-    await copyNode(from, targetFile, targetPath, options, 0);
+    const keepAttributes = (node: ZarrArray | ZarrGroup) =>
+      node instanceof ZarrArray
+        ? // h5py's maxshape lives in an attribute here; it is part of the dataset, not of its attributes.
+          Object.fromEntries(
+            Object.entries(node.metadata.attributes).filter(([k]) => k === MAXSHAPE_ATTRIBUTE),
+          )
+        : {};
+    await copyNode(zarrNodeOf(from), targetFile.store, {
+      path: targetPath,
+      zarrFormat: targetFile.zarrFormat,
+      attributes: options.without_attrs ? keepAttributes : undefined,
+      depth: options.shallow ? 1 : undefined,
+    });
     await targetFile.syncConsolidated("rescan");
   }
 
@@ -586,7 +595,7 @@ export class Group implements AsyncIterable<string> {
       );
     }
     await (this.file.store as Readable & Writable).deletePrefix(prefixOf(path));
-    await this.file.syncConsolidated({ remove: [path] });
+    await this.file.syncConsolidated({ removed: [path] });
   }
 
   /** Like h5py's repr: `<Zarr h5 group "/a">`. */
@@ -604,69 +613,9 @@ function reshape(value: ArrayData | number | bigint | boolean, shape: number[]):
   return { data: nd.data, shape };
 }
 
-/** Copies every key under `fromPrefix` that `keep` accepts to the same relative key under `toPrefix`. */
-async function copyKeys(
-  from: Readable,
-  fromPrefix: string,
-  to: Readable & Writable,
-  toPrefix: string,
-  keep: (rel: string) => boolean,
-): Promise<void> {
-  if (!isListable(from))
-    throw new UnsupportedOperationError(
-      "Copying and moving objects needs a store that can list keys",
-    );
-  const keys: string[] = [];
-  for await (const key of (from as Readable & Listable).listPrefix(fromPrefix)) {
-    if (keep(key.slice(fromPrefix.length))) keys.push(key);
-  }
-  await forEachConcurrent(keys, 8, async (key) => {
-    const bytes = await from.get(key);
-    if (bytes !== undefined) await to.set(toPrefix + key.slice(fromPrefix.length), bytes);
-  });
-}
-
-const OWN_DOCUMENTS = new Set(["zarr.json", ".zarray", ".zattrs", ".zgroup", ".zmetadata"]);
-
-async function copyNode(
-  node: H5Node,
-  file: H5File,
-  path: string,
-  options: CopyOptions,
-  depth: number,
-): Promise<void> {
-  const store = file.store as Readable & Writable;
-  if (node instanceof Dataset) {
-    const meta = node.array.metadata;
-    const attributes = options.without_attrs
-      ? Object.fromEntries(
-          Object.entries(meta.attributes).filter(([k]) => k === MAXSHAPE_ATTRIBUTE),
-        )
-      : meta.attributes;
-    if (meta.zarrFormat === file.zarrFormat && isListable(node.file.store)) {
-      await copyKeys(
-        node.file.store,
-        prefixOf(node.path),
-        store,
-        prefixOf(path),
-        (rel) => !OWN_DOCUMENTS.has(rel),
-      );
-      await Promise.all(
-        arrayMetadataDocuments({ ...meta, attributes }).map(([key, bytes]) =>
-          store.set(joinKey(path, key), bytes),
-        ),
-      );
-    } else {
-      await fromArray(store, node.array, { path, zarrFormat: file.zarrFormat, attributes });
-    }
-    return;
-  }
-  const attributes = options.without_attrs ? {} : node.zarrGroup.metadata.attributes;
-  const docs = groupMetadataDocuments({ zarrFormat: file.zarrFormat, attributes, extraFields: {} });
-  await Promise.all(docs.map(([key, bytes]) => store.set(joinKey(path, key), bytes)));
-  if (options.shallow && depth >= 1) return;
-  for (const [name, child] of await node.items())
-    await copyNode(child, file, joinKey(path, name), options, depth + 1);
+/** The node of the array package under an h5 object. */
+function zarrNodeOf(node: H5Node): ZarrArray | ZarrGroup {
+  return node instanceof Dataset ? node.array : node.zarrGroup;
 }
 
 /** A node of the array package as an h5 object. */

@@ -18,46 +18,32 @@ import {
   type Writable,
 } from "@z/store-core";
 import { ZarrArray } from "./array.js";
+import { type ArrayOptions, buildArrayMetadata } from "./array-metadata-builder.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { consolidatedDocuments } from "./consolidated.js";
-import type { ContainerOf } from "./container-types.js";
-import { type ArrayOptions, buildArrayMetadata } from "./create-metadata.js";
 import { ContainsArrayError, ContainsGroupError } from "./errors.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
-import { Group } from "./group.js";
 import { afterLoading } from "./load-extensions.js";
-import {
-  type NodeMetadata,
-  nodeMetadataDocuments,
-  readNodeMetadata,
-  writeManyDocuments,
-} from "./metadata-io.js";
+import { readNodeMetadata, writeManyDocuments } from "./metadata-io.js";
+import { type NodeMetadata, nodeMetadataDocuments } from "./node-documents.js";
 import { logNode, nodeDetails } from "./node-logging.js";
-import { checkOptionsObject, isPlainObject } from "./option-checks.js";
+import { isPlainObject } from "./option-checks.js";
 import { enterStore } from "./store-logging.js";
+import { consolidatedUpdate } from "./update-consolidated.js";
 
-/** Options shared by node creation. */
-export interface CreateNodeOptions {
-  /** Where to create the node (default the root). Missing parent groups are created. */
-  path?: string;
-  /** Replace a node that exists there (its whole subtree is deleted first). */
-  overwrite?: boolean;
-  /** Abort the writes. */
-  signal?: AbortSignal;
-}
-
-/** Options of `createGroup`. */
-export interface GroupOptions extends CreateNodeOptions {
-  /** 2 or 3 (default 3). */
-  zarrFormat?: 2 | 3;
-  /** User attributes. */
-  attributes?: JsonObject;
-}
+// Writing new nodes to a store, at the level of metadata: the shared path under createArray,
+// createGroup, createHierarchy, the group methods and node copies. It builds no group
+// objects (group.ts and create-nodes.ts do, from what it wrote), so it imports neither.
 
 /** One node of {@link createHierarchy}: an array (with `createArray`'s options) or a group. */
 export type NodeSpec =
   | ({ kind: "array" } & ArrayOptions)
   | { kind: "group"; zarrFormat?: 2 | 3; attributes?: JsonObject };
+
+/**
+ * A node for {@link writeNodes}: a spec to build the metadata from, or metadata already built
+ * (a copy that keeps its source's metadata as it is).
+ */
+export type NodeInput = NodeSpec | NodeMetadata;
 
 /** Options of {@link createHierarchy}. */
 export interface HierarchyOptions {
@@ -71,19 +57,19 @@ export interface HierarchyOptions {
   signal?: AbortSignal;
 }
 
-/** What {@link createNodes} wrote. */
-export interface CreatedNodes {
-  /** Every node written (the requested ones and the missing parent groups), by path. */
-  nodes: Map<string, ZarrArray | Group>;
-  /** The metadata written, sorted by path. */
+/** What {@link writeNodes} wrote. */
+export interface WrittenNodes {
+  /** The metadata written (the requested nodes and the missing parent groups), sorted by path. */
   written: [string, NodeMetadata][];
   /** The requested paths. */
   requested: string[];
+  /** The array objects built while checking the requested arrays (their codecs), by path. */
+  arrays: Map<string, ZarrArray>;
 }
 
 interface Planned {
   node: NodeMetadata;
-  object: ZarrArray | Group;
+  array?: ZarrArray;
 }
 
 function writable(store: Readable, path: string): Readable & Writable {
@@ -103,13 +89,20 @@ function isBelow(path: string, root: string): boolean {
   return path !== root && (root === "" || path.startsWith(`${root}/`));
 }
 
-function relative(path: string, root: string): string {
-  return root === "" ? path : path.slice(root.length + 1);
+function isNodeMetadata(input: NodeInput): input is NodeMetadata {
+  return isPlainObject(input as unknown) && "metadata" in input && isPlainObject(input.metadata);
 }
 
-/** Validates one node spec and builds its metadata and object, without any I/O. */
-function planNode(store: Readable, path: string, spec: NodeSpec, defaultFormat: 2 | 3): Planned {
+/** Validates one node spec and builds its metadata (and an array's object), without any I/O. */
+function planNode(store: Readable, path: string, spec: NodeInput, defaultFormat: 2 | 3): Planned {
   if (path !== "") path.split("/").forEach(validateNodeName);
+  if (isNodeMetadata(spec)) {
+    // Checked as a spec is: the attributes, and the array object builds the codec pipeline.
+    checkAttributes(spec.metadata.attributes, `/${path} attributes`);
+    const node = { ...spec, consolidated: undefined } as NodeMetadata;
+    if (node.kind === "group") return { node: { kind: "group", metadata: node.metadata } };
+    return { node, array: new ZarrArray(store, path, node.metadata) };
+  }
   if (!isPlainObject(spec as unknown))
     throw new MetadataError(`/${path}: a node spec must be an object, got ${formatValue(spec)}`);
   const zarrFormat = spec.zarrFormat ?? defaultFormat;
@@ -125,7 +118,7 @@ function planNode(store: Readable, path: string, spec: NodeSpec, defaultFormat: 
     }
     // Building the array object builds its codec pipeline, so unknown codecs fail here,
     // before any write.
-    return { node: { kind: "array", metadata }, object: new ZarrArray(store, path, metadata) };
+    return { node: { kind: "array", metadata }, array: new ZarrArray(store, path, metadata) };
   }
   if (spec.kind !== "group") {
     throw new MetadataError(
@@ -137,7 +130,7 @@ function planNode(store: Readable, path: string, spec: NodeSpec, defaultFormat: 
     attributes: checkAttributes(spec.attributes ?? {}, `/${path} attributes`),
     extraFields: {},
   };
-  return { node: { kind: "group", metadata }, object: new Group(store, path, metadata) };
+  return { node: { kind: "group", metadata } };
 }
 
 function mixedFormats(
@@ -153,8 +146,8 @@ function mixedFormats(
 }
 
 /**
- * Creates many nodes in one go, the shared path of `createArray`, `createGroup` and
- * `createHierarchy`:
+ * Writes many new nodes in one go, the shared path of `createArray`, `createGroup`,
+ * `createHierarchy`, the group methods and node copies:
  * 1. every spec is validated (metadata, codecs, node names, no node inside an array, no
  *    requested child of another format than its requested parent) before any I/O;
  * 2. what is at the requested paths and their ancestors is read (bounded concurrency);
@@ -164,11 +157,11 @@ function mixedFormats(
  * 4. ancestors holding consolidated metadata get the new nodes added to it (and replaced
  *    subtrees removed), so a consolidated hierarchy stays complete for nodes created here.
  */
-export async function createNodes(
+export async function writeNodes(
   store: StoreLike | string,
-  specs: Iterable<readonly [string, NodeSpec]>,
+  specs: Iterable<readonly [string, NodeInput]>,
   options: HierarchyOptions = {},
-): Promise<CreatedNodes> {
+): Promise<WrittenNodes> {
   const s = await enterStore(store);
   const list = [...specs].map(([path, spec]) => [normalizePath(path), spec] as const);
   const w = writable(s, list[0]?.[0] ?? "");
@@ -229,7 +222,7 @@ export async function createNodes(
     }
   }
 
-  const nodes = new Map<string, ZarrArray | Group>();
+  const arrays = new Map<string, ZarrArray>();
   const written: [string, NodeMetadata][] = [];
   for (const path of missing) {
     const metadata: GroupMetadata = {
@@ -238,11 +231,10 @@ export async function createNodes(
       extraFields: {},
     };
     written.push([path, { kind: "group", metadata }]);
-    nodes.set(path, new Group(s, path, metadata));
   }
-  for (const [path, { node, object }] of planned) {
+  for (const [path, { node, array }] of planned) {
     written.push([path, node]);
-    nodes.set(path, object);
+    if (array) arrays.set(path, array);
   }
   written.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
@@ -284,118 +276,17 @@ export async function createNodes(
     { signal, concurrency },
   );
   // Consolidated metadata goes last, so it never lists a node whose documents are not written.
-  await writeManyDocuments(w, consolidatedUpdates(existing, planned, deleted, replaced, written), {
-    signal,
-    concurrency,
-  });
-  for (const [path, node] of written) logNode("created", node.kind, path, () => nodeDetails(node));
-  return { nodes, written, requested: [...planned.keys()] };
-}
-
-function consolidatedUpdates(
-  existing: Map<string, NodeMetadata | undefined>,
-  planned: Map<string, Planned>,
-  deleted: (path: string) => boolean,
-  replaced: string[],
-  written: [string, NodeMetadata][],
-): [string, Uint8Array][] {
   const updates: [string, Uint8Array][] = [];
   for (const [path, found] of existing) {
     if (found?.kind !== "group" || !found.consolidated || planned.has(path) || deleted(path))
       continue;
-    const remove = replaced.filter((p) => isBelow(p, path)).map((p) => relative(p, path));
-    const add = written
-      .filter(([p]) => isBelow(p, path))
-      .map(([p, node]) => [relative(p, path), node] as const);
-    const updated = found.consolidated.withChanges({ remove, add });
-    for (const [key, bytes] of consolidatedDocuments(found.metadata, updated))
-      updates.push([joinKey(path, key), bytes]);
+    const holder = { path, metadata: found.metadata, consolidated: found.consolidated };
+    const change = { removed: replaced, written: written.filter(([p]) => isBelow(p, path)) };
+    updates.push(...consolidatedUpdate(holder, change).documents);
   }
-  return updates;
-}
-
-/**
- * Creates an array: validates the options (every codec must be known) before writing
- * anything, creates missing parent groups, writes the metadata. An ancestor group holding
- * consolidated metadata gets the new array added to it.
- *
- * @example
- * ```ts
- * const arr = await createArray(new Map(), { shape: [512, 512], chunks: [64, 64], dtype: "uint16" });
- * ```
- * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`),
- *   MetadataError, UnknownCodecError, UnknownDataTypeError, ReadOnlyError
- * @category Open and create
- */
-export async function createArray<D extends string>(
-  store: StoreLike | string,
-  options: ArrayOptions & CreateNodeOptions & { dtype: D },
-): Promise<ZarrArray<ContainerOf<D>>>;
-export async function createArray(
-  store: StoreLike | string,
-  options: ArrayOptions & CreateNodeOptions,
-): Promise<ZarrArray>;
-export async function createArray(
-  store: StoreLike | string,
-  options: ArrayOptions & CreateNodeOptions,
-): Promise<ZarrArray> {
-  checkOptionsObject(options, "createArray");
-  const path = normalizePath(options.path);
-  const created = await createNodes(store, [[path, { ...options, kind: "array" }]], options);
-  return created.nodes.get(path) as ZarrArray;
-}
-
-/**
- * Creates a group (and any missing parent groups).
- * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`)
- * @example
- * ```ts
- * const root = await createGroup("data.zarr", { attributes: { title: "survey" } });
- * const raw = await root.createGroup("raw");
- * ```
- * @category Open and create
- */
-export async function createGroup(
-  store: StoreLike | string,
-  options: GroupOptions = {},
-): Promise<Group> {
-  checkOptionsObject(options, "createGroup");
-  const path = normalizePath(options.path);
-  const spec: NodeSpec = {
-    kind: "group",
-    zarrFormat: options.zarrFormat,
-    attributes: options.attributes,
-  };
-  const created = await createNodes(store, [[path, spec]], options);
-  return created.nodes.get(path) as Group;
-}
-
-/**
- * Creates a whole hierarchy in one call: every node is validated first (nothing is written if
- * one is invalid), missing parent groups are added, existing nodes are refused (unless
- * `overwrite`), then all the metadata documents are written concurrently (bounded).
- *
- * @example
- * ```ts
- * const nodes = await createHierarchy(store, {
- *   "": { kind: "group", attributes: { title: "survey" } },
- *   "raw/counts": { kind: "array", shape: [1000], chunks: [100], dtype: "uint32" },
- *   "raw/mask": { kind: "array", shape: [1000], chunks: [100], dtype: "bool" },
- * });
- * nodes.get("raw"); // the parent group, created too
- * ```
- * @returns every node written (requested and added parents) by path
- * @throws ContainsArrayError / ContainsGroupError, MetadataError (invalid specs, mixed
- *   formats), UnknownCodecError, UnknownDataTypeError, ReadOnlyError
- * @category Open and create
- */
-export async function createHierarchy(
-  store: StoreLike | string,
-  nodes: Record<string, NodeSpec> | Map<string, NodeSpec>,
-  options: HierarchyOptions = {},
-): Promise<Map<string, ZarrArray | Group>> {
-  const entries = nodes instanceof Map ? [...nodes] : Object.entries(nodes);
-  return (await createNodes(store, entries, options)).nodes;
+  await writeManyDocuments(w, updates, { signal, concurrency });
+  for (const [path, node] of written) logNode("created", node.kind, path, () => nodeDetails(node));
+  return { written, requested: [...planned.keys()], arrays };
 }
 
 /** The node path of a metadata document's key (`a/b/zarr.json` -> `a/b`). */
