@@ -1,7 +1,7 @@
 import { type JsonValue, METADATA_KEYS, parseGroupMetadataV2, parseJson } from "@z/metadata";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { ConsolidatedMetadata } from "./consolidated-model.js";
+import type { ConsolidatedMetadata } from "./consolidated-model.js";
 import { loadExtensionsFor } from "./load-extensions.js";
 import { type NodeMetadata, parseV2Node, parseV3Node } from "./node-documents.js";
 import { checkChoice } from "./option-checks.js";
@@ -74,6 +74,8 @@ export async function readNodeMetadata(
     if (doc !== undefined) {
       const node = parseV3Node(doc, `/${key}`);
       if (node.kind === "group" && useConsolidated) {
+        // Loaded on first use: an app that only opens arrays never needs it.
+        const { ConsolidatedMetadata } = await import("./consolidated-model.js");
         node.consolidated = ConsolidatedMetadata.fromV3(
           node.metadata.consolidatedMetadata,
           `/${key}`,
@@ -102,6 +104,7 @@ async function readV2Consolidated(
   const key = joinKey(path, METADATA_KEYS.zmetadata);
   const doc = await readJson(store, key, signal);
   if (doc === undefined) return undefined;
+  const { ConsolidatedMetadata } = await import("./consolidated-model.js");
   const consolidated = ConsolidatedMetadata.fromV2(doc, `/${key}`);
   const self = consolidated.selfV2();
   if (self?.zgroup) {
