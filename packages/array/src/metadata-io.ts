@@ -1,7 +1,6 @@
 import { type JsonValue, METADATA_KEYS, parseGroupMetadataV2, parseJson } from "@z/metadata";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import type { ConsolidatedMetadata } from "./consolidated-model.js";
 import { loadExtensionsFor } from "./load-extensions.js";
 import { type NodeMetadata, parseV2Node, parseV3Node } from "./node-documents.js";
 import { checkChoice } from "./option-checks.js";
