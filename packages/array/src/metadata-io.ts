@@ -3,7 +3,7 @@ import { type JsonValue, parseGroupMetadataV2, parseJson } from "@z/metadata";
 import { METADATA_KEYS } from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { ConsolidatedMetadata } from "./consolidated-model.js";
+import { loadExtensionsFor } from "./load-extensions.js";
 import { type NodeMetadata, parseV2Node, parseV3Node } from "./node-documents.js";
 import { checkChoice } from "./option-checks.js";
 
@@ -35,11 +35,15 @@ export async function readJson(
 ): Promise<JsonValue | undefined> {
   const bytes = await store.get(key, { signal });
   if (bytes === undefined) return undefined;
+  let doc: JsonValue;
   try {
-    return parseJson(bytes, `/${key}`);
+    doc = parseJson(bytes, `/${key}`);
   } catch (error) {
     throw locateError(error, "", { key });
   }
+  // Parsing the document and building its arrays' codecs are synchronous from here.
+  await loadExtensionsFor(doc);
+  return doc;
 }
 
 function noConsolidated(path: string): NotFoundError {
@@ -76,6 +80,8 @@ export async function readNodeMetadata(
     if (doc !== undefined) {
       const node = parseV3NodeAt(doc, key, path);
       if (node.kind === "group" && useConsolidated) {
+        // Loaded on first use: an app that only opens arrays never needs it.
+        const { ConsolidatedMetadata } = await import("./consolidated-model.js");
         node.consolidated = ConsolidatedMetadata.fromV3(
           node.metadata.consolidatedMetadata,
           `/${key}`,
@@ -104,6 +110,7 @@ async function readV2Consolidated(
   const key = joinKey(path, METADATA_KEYS.zmetadata);
   const doc = await readJson(store, key, signal);
   if (doc === undefined) return undefined;
+  const { ConsolidatedMetadata } = await import("./consolidated-model.js");
   const consolidated = ConsolidatedMetadata.fromV2(doc, `/${key}`);
   const self = consolidated.selfV2();
   if (self?.zgroup) {

@@ -9,17 +9,24 @@ if (!built)
   console.warn("[bundle sizes] SKIPPED: build the packages first (pnpm build; pnpm test does)");
 
 /**
- * First-load budgets, gzipped: the scripts a page loads before its first chunk needs a codec
- * (every codec beyond bytes loads on first use). The app opens an HTTP array and reads a slice.
- * They sit just above today's sizes so that growth fails here (the registered extension data
- * types and codecs, which register eagerly, put the core app at 76.7 kB); the goal is 40 kB for
- * the core app, which needs the data types (metadata) and the codec classes to load lazily too.
+ * First-load budgets, gzipped: the scripts a page loads before its first chunk needs a codec.
+ * The app opens an HTTP array and reads a slice. Only the `bytes` codec and the plain numeric
+ * data types load at startup; every other codec (gzip, zstd, blosc, sharding, transpose,
+ * crc32c, the filters, ...) and data type (complex, datetime, strings, Arrow, ...) loads when an
+ * array's metadata first names it, and so does the sharded read/write path.
+ *
+ * The issue's goal for the core app is 40 kB; it measures 41.0 kB (109 kB minified, split
+ * over a dozen files). What remains in the first load is the code every read runs (metadata
+ * parsing, the codec pipeline with its partial-I/O fallback, indexing, HttpStore: about 90 kB
+ * minified) plus the methods of ZarrArray that a class cannot shed (orthogonal, coordinate and
+ * mask selections, set, resize, info: about 12 kB minified) and logging (2 kB). Each further
+ * lazy split adds a chunk boundary that costs about as much as it saves (tried for resize).
  */
 const BUDGET = {
   /** The documented lightest way: @z/array + @z/store-http (+ @z/indexing for `slice`). */
-  core: 79_000,
-  /** The umbrella package, which also registers strings, Arrow and zip support. */
-  umbrella: 124_000,
+  core: 41_500,
+  /** The umbrella package, which also registers strings, Arrow and zip/http locations. */
+  umbrella: 50_000,
 };
 
 describe.skipIf(!built)("first-load size of an app that reads an HTTP array", () => {
@@ -37,8 +44,11 @@ describe.skipIf(!built)("first-load size of an app that reads an HTTP array", ()
 
   it("stays within the budgets, and prints them against zarrita's", () => {
     const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
-    for (const [app, { bytes, gzip }] of Object.entries(sizes))
-      console.log(`[bundle sizes] ${app}: ${kB(bytes)} (${kB(gzip)} gzipped)`);
+    const zarrita = sizes["zarrita-app"];
+    for (const [app, { bytes, gzip }] of Object.entries(sizes)) {
+      const ratio = app === "zarrita-app" ? "" : `, ${(gzip / zarrita.gzip).toFixed(1)}x zarrita's`;
+      console.log(`[bundle sizes] ${app}: ${kB(bytes)} (${kB(gzip)} gzipped${ratio})`);
+    }
     expect(sizes["core-app"].gzip).toBeLessThanOrEqual(BUDGET.core);
     expect(sizes["zarr-app"].gzip).toBeLessThanOrEqual(BUDGET.umbrella);
   });
