@@ -45,7 +45,7 @@ export {
   type LikeOptions,
   type ListOptions,
   type NdValue,
-  type NodeCopyPlan,
+  NodeCopyPlan,
   NodeError,
   type NodeMetadata,
   type NodeSpec,

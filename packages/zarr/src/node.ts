@@ -335,7 +335,7 @@ export {
   type NamedConfig,
   NativeFloat16Array,
   type NdValue,
-  type NodeCopyPlan,
+  NodeCopyPlan,
   NodeError,
   type NodeMetadata,
   type NodeSpec,
