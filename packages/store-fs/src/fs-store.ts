@@ -18,13 +18,7 @@ import {
 } from "@z/store-core";
 import { writeAtomic } from "./atomic-write.js";
 import { readVersioned, writeLocked } from "./conditional-write.js";
-import {
-  errorCode,
-  isNoDirectory,
-  isNoFile,
-  OutsideRootError,
-  toStoreError,
-} from "./fs-errors.js";
+import { errorCode, isNoDirectory, isNoFile, OutsideRootError, toStoreError } from "./fs-errors.js";
 import { checkKey, checkPrefix, isInside, keyPath, RootPath } from "./paths.js";
 import {
   canRefuseLinks,

@@ -63,7 +63,15 @@ describe("FsStore: names the file system cannot hold are InvalidKeyError", () =>
     ["a 2,100-level path", `arr/${Array.from({ length: 2100 }, () => "d").join("/")}`, false],
   ];
   // Reads, lists and deletes of what cannot exist: missing, nothing to delete.
-  const reads = new Set(["get", "get range", "getRanges", "getInto", "has", "listPrefix", "listDir"]);
+  const reads = new Set([
+    "get",
+    "get range",
+    "getRanges",
+    "getInto",
+    "has",
+    "listPrefix",
+    "listDir",
+  ]);
   reads.add("delete").add("deletePrefix");
   for (const [what, key, readsReachName] of cases) {
     it(`${what}: every operation`, async () => {
