@@ -257,8 +257,8 @@ export class ChunkIo implements ChunkAccess {
     options: AccessOptions,
   ): Promise<void> {
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    const size = this.plainChunkBytes();
-    if (size === undefined) {
+    const initial = this.reusableReadSize(options);
+    if (initial === undefined) {
       await forEachConcurrent(
         parts,
         concurrency,
@@ -267,17 +267,23 @@ export class ChunkIo implements ChunkAccess {
       );
       return;
     }
-    // Stored bytes are the elements: each chunk is read into one of a few buffers (one per
-    // concurrent read), viewed as elements, copied out by `visit`, and the buffer reused. No
-    // allocation, page faults or garbage per chunk.
+    // Each chunk is read into one of a few buffers (one per concurrent read), decoded inline,
+    // copied out by `visit`, and the buffer reused: no allocation, page faults or garbage per
+    // stored chunk (an uncompressed chunk's elements are a view of the buffer). A stored chunk
+    // larger than the buffers is read the usual way once, and later buffers are made that large.
+    let size = initial;
     const free: Uint8Array[] = [];
     await forEachConcurrent(
       parts,
       concurrency,
       async (part) => {
-        const buffer = free.pop() ?? new Uint8Array(size);
+        let buffer = free.pop();
+        if (buffer === undefined || buffer.length < size) buffer = new Uint8Array(size);
         try {
-          visit(part, await this.readInto(part.coords, buffer, options));
+          const chunk = await this.readInto(part.coords, buffer, options, (needed) => {
+            size = Math.max(size, needed);
+          });
+          visit(part, chunk);
         } finally {
           free.push(buffer);
         }
@@ -287,41 +293,45 @@ export class ChunkIo implements ChunkAccess {
   }
 
   /**
-   * The stored size of every chunk when the store can read into a caller's buffer and decoding
-   * is only a view of the stored bytes (the `bytes` codec alone, every chunk one shape);
-   * undefined otherwise.
+   * The size of the buffers chunks are read into when `readParts` can reuse them, else
+   * undefined. It can when the store reads into a caller's buffer (`getInto`), every chunk has
+   * one shape, decoding runs inline (a worker would take the buffer) and ends in the `bytes`
+   * codec, whose decoders keep nothing of their input once done. The size is that of a decoded
+   * chunk, which holds the stored one of every compressed chunk but the incompressible.
    */
-  private plainChunkBytes(): number | undefined {
+  private reusableReadSize(options: ChunkIoOptions): number | undefined {
     const { pipeline, metadata, store } = this;
     const shape = metadata.chunkGrid.chunkShape;
     if (store.getInto === undefined || shape === undefined) return undefined;
-    if (pipeline.arrayToArray.length > 0 || pipeline.bytesToBytes.length > 0) return undefined;
     if (pipeline.arrayToBytes.codec.name !== "bytes") return undefined;
+    const plain = pipeline.arrayToArray.length === 0 && pipeline.bytesToBytes.length === 0;
+    if (!plain && this.poolDecoder.poolFor(options) !== undefined) return undefined;
     const size = product(shape) * metadata.dataType.itemSize;
     return Number.isSafeInteger(size) && size > 0 ? size : undefined;
   }
 
   /**
-   * The chunk at `coords` decoded from `buffer` (which a plain chunk fills exactly), or
-   * undefined when it is missing. A stored value of another size goes the usual way, whose
-   * decoder says what is wrong with it.
+   * The chunk at `coords` decoded from its stored bytes read into `buffer`, or undefined when it
+   * is missing. A stored chunk larger than `buffer` is read the usual way (`grow` hears its size).
    */
   private async readInto(
     coords: readonly number[],
     buffer: Uint8Array,
     options: ChunkIoOptions,
+    grow: (size: number) => void,
   ): Promise<Chunk | undefined> {
     const key = this.chunkKey(coords);
     const size = await this.store.getInto?.(key, buffer, { signal: options.signal });
-    if (size === buffer.length) {
+    if (size !== undefined && size <= buffer.length) {
       try {
-        return await this.pipeline.decode(buffer);
+        return await this.pipeline.decode(buffer.subarray(0, size));
       } catch (error) {
         throw locate(error, `chunk /${key}`, key);
       }
     }
+    if (size !== undefined) grow(size);
     // Missing: unless a v2 array may keep it under a nested key (`readRaw` looks there).
-    if (size === undefined && this.legacySeparator !== ".") return undefined;
+    else if (this.legacySeparator !== ".") return undefined;
     return this.read(coords, options);
   }
 

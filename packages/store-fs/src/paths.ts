@@ -130,6 +130,8 @@ export class RootPath {
    */
   async resolveInFolder(file: string, key: string, action: FsAction): Promise<string | undefined> {
     const folder = path.dirname(file);
+    // A name in the root itself is inside whatever the root leads to (the user's chosen place).
+    if (folder === this.root) return file;
     let real = this.#folders.get(folder);
     if (real === undefined) {
       try {
@@ -148,7 +150,10 @@ export class RootPath {
     return path.join(real, path.basename(file));
   }
 
-  /** Whether `file`'s folder has a kept real path (see {@link resolveInFolder}). */
+  /**
+   * Whether `file`'s folder has a kept real path (see {@link resolveInFolder}), which a read
+   * through it checks again where it can.
+   */
   knowsFolderOf(file: string): boolean {
     return this.#folders.has(path.dirname(file));
   }

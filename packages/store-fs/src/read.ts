@@ -85,11 +85,12 @@ async function withRegularFile<T>(
     throw error;
   }
   try {
-    if (options.checkOpened) {
-      const real = await openedPath(handle);
-      if (real !== undefined) await options.checkOpened(real);
-    }
-    const stats = await handle.stat();
+    // Both at once: one wait instead of two.
+    const [stats, real] = await Promise.all([
+      handle.stat(),
+      options.checkOpened ? openedPath(handle) : undefined,
+    ]);
+    if (real !== undefined) await options.checkOpened?.(real);
     // Opening a directory succeeds on POSIX systems; reading it is not a value.
     if (stats.isDirectory()) return undefined;
     if (!stats.isFile()) {
