@@ -142,6 +142,7 @@ describe("FsStore: I/O failures are FsError with key, path and cause", () => {
         () => store.get("arr/0", { signal }),
         () => store.get("arr/0", { signal, range: { offset: 0, length: 4 } }),
         () => store.getRanges("arr/0", [{ suffix: 4 }], { signal }),
+        () => store.getInto("arr/0", new Uint8Array(8), { signal }),
       ]) {
         const error = await thrown(call);
         expect(error).toMatchObject({ name: "FsError", key: "arr/0", action: "read" });
