@@ -132,12 +132,13 @@ async function readV2Node(
   path: string,
   signal?: AbortSignal,
 ): Promise<NodeMetadata | undefined> {
-  const [zarray, zgroup] = await Promise.all([
+  // All three at once: `.zattrs` is wasted only where there is no node at all.
+  const [zarray, zgroup, zattrs] = await Promise.all([
     readJson(store, joinKey(path, METADATA_KEYS.zarray), signal),
     readJson(store, joinKey(path, METADATA_KEYS.zgroup), signal),
+    readJson(store, joinKey(path, METADATA_KEYS.zattrs), signal),
   ]);
   if (zarray === undefined && zgroup === undefined) return undefined;
-  const zattrs = await readJson(store, joinKey(path, METADATA_KEYS.zattrs), signal);
   return parseV2Node(zarray, zgroup, zattrs, (name) => `/${joinKey(path, name)}`);
 }
 
