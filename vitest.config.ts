@@ -17,5 +17,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Loads the data types and codecs that otherwise load on first use (see the file).
+    setupFiles: ["./tools/load-lazy-extensions.ts"],
   },
 });

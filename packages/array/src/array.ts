@@ -22,12 +22,12 @@ import type { ContainerOf } from "./container-types.js";
 import { isDataTypeNamed } from "./data-type-check.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
+import { LazyShardedAccess } from "./lazy-sharded-access.js";
 import { writeDocuments } from "./metadata-io.js";
 import { arrayMetadataDocuments, type NodeMetadata } from "./node-documents.js";
 import { loggedAccess } from "./node-logging.js";
 import { checkNewShape, shrinkChunks } from "./resize.js";
 import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
-import { ShardedAccess } from "./sharded-access.js";
 import { shardingOf } from "./sharding-config.js";
 import { type NdValue, resolveValue, type SetValue } from "./values.js";
 
@@ -75,8 +75,8 @@ export class ZarrArray<C extends Container = Container> {
     const io = new ChunkIo(store, path, metadata);
     // Chunks whose pipeline reads and writes sub-chunks (a sharding codec with no codec around
     // it) go sub-chunk by sub-chunk; any other chunk (a shard under a compressor, say) is read
-    // and written whole.
-    const access: ChunkAccess = io.pipeline.supportsPartialIo ? new ShardedAccess(io) : io;
+    // and written whole. The sub-chunk path loads with the first read or write.
+    const access: ChunkAccess = io.pipeline.supportsPartialIo ? new LazyShardedAccess(io) : io;
     return { metadata, io, access };
   }
 

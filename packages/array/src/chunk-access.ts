@@ -36,7 +36,8 @@ export interface ChunkAccess {
   readonly chunkShape: ChunkLayout;
   /**
    * Fetches and decodes the chunks of `parts` (a bounded number at a time) and hands each to
-   * `visit`, with `undefined` for a chunk that was never written.
+   * `visit`, with `undefined` for a chunk that was never written. The chunk is `visit`'s to
+   * read only while it runs: its memory may be reused for the next chunk.
    */
   readParts(
     parts: Iterable<ChunkPart>,

@@ -19,7 +19,7 @@ export {
   type CopiedNodes,
   type CopyNodeOptions,
   copyNode,
-  type NodeCopyPlan,
+  NodeCopyPlan,
   planNodeCopy,
 } from "./copy-node.js";
 export {

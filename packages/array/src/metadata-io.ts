@@ -3,7 +3,7 @@ import { type JsonValue, parseGroupMetadataV2, parseJson } from "@z/metadata";
 import { METADATA_KEYS, validateAttributes } from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { ConsolidatedMetadata } from "./consolidated-model.js";
+import { loadExtensionsFor } from "./load-extensions.js";
 import { type NodeMetadata, parseV2Node, parseV3Node } from "./node-documents.js";
 import { checkChoice } from "./option-checks.js";
 
@@ -39,7 +39,10 @@ export async function readJson(
 ): Promise<JsonValue | undefined> {
   const bytes = await store.get(key, { signal });
   if (bytes === undefined) return undefined;
-  return parsedAt(key, path, () => parseJson(bytes, `/${key}`));
+  const doc = parsedAt(key, path, () => parseJson(bytes, `/${key}`));
+  // Parsing the document and building its arrays' codecs are synchronous from here.
+  await loadExtensionsFor(doc);
+  return doc;
 }
 
 /**
@@ -89,6 +92,8 @@ export async function readNodeMetadata(
     if (doc !== undefined) {
       const node = parsedAt(key, path, () => parseV3Node(doc, `/${key}`));
       if (node.kind === "group" && useConsolidated) {
+        // Loaded on first use: an app that only opens arrays never needs it.
+        const { ConsolidatedMetadata } = await import("./consolidated-model.js");
         const held = node.metadata.consolidatedMetadata;
         node.consolidated = parsedAt(key, path, () => ConsolidatedMetadata.fromV3(held, `/${key}`));
         if (options.consolidated === true && !node.consolidated) throw noConsolidated(path);
@@ -115,6 +120,7 @@ async function readV2Consolidated(
   const key = joinKey(path, METADATA_KEYS.zmetadata);
   const doc = await readJson(store, key, signal, path);
   if (doc === undefined) return undefined;
+  const { ConsolidatedMetadata } = await import("./consolidated-model.js");
   const consolidated = parsedAt(key, path, () => ConsolidatedMetadata.fromV2(doc, `/${key}`));
   const self = consolidated.selfV2();
   if (self?.zgroup) {
@@ -138,13 +144,14 @@ async function readV2Node(
   signal?: AbortSignal,
 ): Promise<NodeMetadata | undefined> {
   const keyOf = (name: string) => joinKey(path, name);
-  const [zarray, zgroup] = await Promise.all([
+  const attrsKey = keyOf(METADATA_KEYS.zattrs);
+  // All three at once: `.zattrs` is wasted only where there is no node at all.
+  const [zarray, zgroup, zattrs] = await Promise.all([
     readJson(store, keyOf(METADATA_KEYS.zarray), signal, path),
     readJson(store, keyOf(METADATA_KEYS.zgroup), signal, path),
+    readJson(store, attrsKey, signal, path),
   ]);
   if (zarray === undefined && zgroup === undefined) return undefined;
-  const attrsKey = keyOf(METADATA_KEYS.zattrs);
-  const zattrs = await readJson(store, attrsKey, signal, path);
   // Attributes first, so their errors name `.zattrs`, the document they are about.
   parsedAt(attrsKey, path, () => validateAttributes(zattrs, `/${attrsKey}`));
   const nodeKey = keyOf(zarray !== undefined ? METADATA_KEYS.zarray : METADATA_KEYS.zgroup);

@@ -1,9 +1,10 @@
-import { NotFoundError, normalizePath, type StoreLike } from "@z/store-core";
-import type { ZarrArray } from "./array.js";
+import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/store-core";
+import { ZarrArray } from "./array.js";
 import type { ContainerOf } from "./container-types.js";
 import { DataTypeMismatchError, isDataTypeNamed } from "./data-type-check.js";
 import { nodeFromMetadata, type ZarrGroup } from "./group.js";
 import { readNodeMetadata } from "./metadata-io.js";
+import type { NodeMetadata } from "./node-documents.js";
 import { logNode, nodeDetails } from "./node-logging.js";
 import { enterStore } from "./store-logging.js";
 
@@ -44,6 +45,23 @@ export async function open(
   store: StoreLike | string,
   options: OpenOptions = {},
 ): Promise<ZarrArray | ZarrGroup> {
+  const { s, path, node } = await readNodeOfKind(store, options);
+  const opened = nodeFromMetadata(s, path, node, {
+    useConsolidated: options.consolidated !== false,
+  });
+  logNode("opened", node.kind, path, () => nodeDetails(node));
+  return opened;
+}
+
+/**
+ * The metadata of the node `open` opens, checked against `options.kind`. openArray builds its
+ * array from it without `nodeFromMetadata`, so that an app that only opens arrays does not
+ * load the group code (groups, creation, consolidated metadata).
+ */
+async function readNodeOfKind(
+  store: StoreLike | string,
+  options: OpenOptions,
+): Promise<{ s: Readable; path: string; node: NodeMetadata }> {
   const s = await enterStore(store);
   const path = normalizePath(options.path);
   const node = await readNodeMetadata(s, path, options);
@@ -61,11 +79,7 @@ export async function open(
       `it is a ${node.kind}; open it with open${node.kind === "array" ? "Array" : "Group"}()`,
     );
   }
-  const opened = nodeFromMetadata(s, path, node, {
-    useConsolidated: options.consolidated !== false,
-  });
-  logNode("opened", node.kind, path, () => nodeDetails(node));
-  return opened;
+  return { s, path, node };
 }
 
 /** Options of {@link openArray}. */
@@ -103,7 +117,11 @@ export async function openArray(
   options: OpenArrayOptions = {},
 ): Promise<ZarrArray> {
   const { dtype, ...rest } = options;
-  const array = (await open(store, { ...rest, kind: "array" })) as ZarrArray;
+  const { s: opened, path, node } = await readNodeOfKind(store, { ...rest, kind: "array" });
+  // readNodeOfKind checked that it is an array.
+  const { metadata } = node as Extract<NodeMetadata, { kind: "array" }>;
+  const array = new ZarrArray(opened, path, metadata);
+  logNode("opened", node.kind, path, () => nodeDetails(node));
   if (dtype !== undefined && !isDataTypeNamed(array.dataType, dtype))
     throw new DataTypeMismatchError(array.path, dtype, array.dtype);
   return array;

@@ -21,6 +21,7 @@ import { type ArrayOptions, buildArrayMetadata } from "./array-metadata-builder.
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { ContainsArrayError, ContainsGroupError, MixedFormatsError } from "./errors.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
+import { afterLoading } from "./load-extensions.js";
 import { readNodeMetadata, writeManyDocuments } from "./metadata-io.js";
 import { type NodeMetadata, nodeMetadataDocuments } from "./node-documents.js";
 import { logNode, nodeDetails } from "./node-logging.js";
@@ -156,7 +157,7 @@ export async function writeNodes(
   const planned = new Map<string, Planned>();
   for (const [path, spec] of list) {
     if (planned.has(path)) throw new MetadataError(`/${path} is given twice`);
-    planned.set(path, planNode(s, path, spec, options.zarrFormat ?? 3));
+    planned.set(path, await afterLoading(() => planNode(s, path, spec, options.zarrFormat ?? 3)));
   }
   const implied = new Map<string, 2 | 3>();
   for (const [path, { node }] of planned) {

@@ -1,20 +1,47 @@
+// The built-in codecs. bytes (the default serializer) registers at once; every other codec
+// registers a loader and its module (and the libraries it needs) loads when an array first
+// names it, so that a page's first load stays small.
+// registry.ts imports this module; it uses the tables directly (no import cycle).
+import { addCodecLoader, provideCodec } from "./codec-table.js";
 import { BytesCodec } from "./core/bytes.js";
-import { Crc32cCodec } from "./core/crc32c-codec.js";
-import { PackBitsArrayToBytesCodec } from "./core/packbits.js";
-import { TransposeCodec } from "./core/transpose.js";
-import { registerCodec } from "./registry.js";
 
-registerCodec("bytes", (configuration) => BytesCodec.fromConfig(configuration));
-registerCodec("transpose", (configuration, { spec }) =>
-  TransposeCodec.fromConfig(configuration, spec.shape.length),
-);
-registerCodec("crc32c", (configuration) => Crc32cCodec.fromConfig(configuration));
-registerCodec("packbits", (configuration, { spec }) =>
-  PackBitsArrayToBytesCodec.fromConfig(configuration, spec),
-);
+provideCodec("bytes", (configuration) => BytesCodec.fromConfig(configuration));
 
-import "./blosc/register.js";
-import "./compressors/register.js";
-import "./extensions/register.js";
-import "./filters/register.js";
-import "./sharding/register.js";
+addCodecLoader(["transpose"], () => import("./core/register-transpose.js"));
+addCodecLoader(["crc32c"], () => import("./core/register-crc32c.js"));
+addCodecLoader(["packbits"], () => import("./core/register-packbits.js"));
+addCodecLoader(
+  ["gzip", "numcodecs.gzip", "zlib", "numcodecs.zlib"],
+  () => import("./compressors/register-deflate.js"),
+);
+addCodecLoader(["zstd", "numcodecs.zstd"], () => import("./compressors/register-zstd.js"));
+addCodecLoader(["numcodecs.lz4"], () => import("./compressors/register-lz4.js"));
+addCodecLoader(
+  ["numcodecs.crc32", "numcodecs.crc32c", "numcodecs.adler32"],
+  () => import("./compressors/register-checksum32.js"),
+);
+addCodecLoader(["numcodecs.bz2"], () => import("./compressors/register-bz2.js"));
+addCodecLoader(["numcodecs.lzma"], () => import("./compressors/register-lzma.js"));
+addCodecLoader(["blosc", "numcodecs.blosc"], () => import("./blosc/register.js"));
+addCodecLoader(
+  ["reshape", "cast_value", "scale_offset", "bitround"],
+  () => import("./extensions/register.js"),
+);
+addCodecLoader(
+  [
+    "numcodecs.delta",
+    "numcodecs.fixedscaleoffset",
+    "numcodecs.quantize",
+    "numcodecs.bitround",
+    "numcodecs.astype",
+    "numcodecs.packbits",
+    "numcodecs.shuffle",
+    "numcodecs.categorize",
+  ],
+  () => import("./filters/register.js"),
+);
+// Sharding's default index codecs are bytes and crc32c: they load with it, so that a shard
+// index whose metadata leaves them out still builds.
+addCodecLoader(["sharding_indexed"], () =>
+  Promise.all([import("./sharding/register.js"), import("./core/register-crc32c.js")]),
+);

@@ -1,9 +1,11 @@
 import { nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
+import type { CodecNotLoadedError } from "./not-loaded.js";
 
 declare module "@z/errors" {
   interface ZarrErrorMap {
     CodecError: CodecError;
     UnknownCodecError: UnknownCodecError;
+    CodecNotLoadedError: CodecNotLoadedError;
     CodecConfigError: CodecConfigError;
     DecodeError: DecodeError;
     ChecksumError: ChecksumError;

@@ -74,6 +74,7 @@ export { PackBitsCodec } from "./filters/packbits.js";
 export { QuantizeCodec } from "./filters/quantize.js";
 export { ShuffleCodec } from "./filters/shuffle.js";
 export type { FilterDtype, NumericKind, NumericType } from "./filters/types.js";
+export { CodecNotLoadedError } from "./not-loaded.js";
 export type {
   PartialArrayToBytes,
   PartialDecoder,
@@ -87,7 +88,16 @@ export {
   type PipelineOptions,
   type Stage,
 } from "./pipeline.js";
-export { hasCodec, registerCodec, registeredCodecs, resolveCodec } from "./registry.js";
+export {
+  hasCodec,
+  loadAllCodecs,
+  loadCodecs,
+  loadCodecsFor,
+  registerCodec,
+  registerCodecLoader,
+  registeredCodecs,
+  resolveCodec,
+} from "./registry.js";
 export { ShardingCodec } from "./sharding/codec.js";
 export type { IndexLocation, ShardingConfiguration } from "./sharding/config.js";
 export { type ShardEntry, ShardIndex } from "./sharding/shard-index.js";

@@ -15,13 +15,10 @@ import type { ArrowField } from "./field/model.js";
 import type { BodyCompression } from "./ipc/body-compression.js";
 import { type IpcColumn, readIpcStreamEither } from "./ipc/read-stream.js";
 import { writeIpcStream } from "./ipc/write-stream.js";
+import { ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC } from "./names.js";
 import { nativeArrowField, nativeCompatible } from "./native.js";
 
-/** The name of this package's Arrow IPC codec (an extension-scoped name: only `@z` reads it so far). */
-export const ARROW_IPC_CODEC = "z.arrow-ipc";
-
-/** The name of the Arrow IPC codec proposed for zarr-extensions (configuration `{"column_name"}`). */
-export const ARROW_IPC_EXTENSION_CODEC = "arrow-ipc";
+export { ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC };
 
 /** The column name the zarr-extensions proposal's prototype uses when none is configured. */
 export const DEFAULT_ARROW_COLUMN_NAME = "zarr_array";

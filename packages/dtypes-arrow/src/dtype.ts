@@ -19,8 +19,9 @@ import { type ArrowField, describeArrowType } from "./field/model.js";
 import { parseArrowField } from "./field/parse-json.js";
 import { arrowFieldToJson } from "./field/to-json.js";
 
-/** The v3 `data_type` name of Arrow data types. */
-export const ARROW_DATA_TYPE = "arrow";
+import { ARROW_DATA_TYPE } from "./names.js";
+
+export { ARROW_DATA_TYPE };
 
 /** The version of the `arrow` data type's configuration this package writes and reads. */
 export const ARROW_DATA_TYPE_VERSION = "0.1.0";

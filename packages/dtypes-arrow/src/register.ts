@@ -1,20 +1,20 @@
-import { registerCodec } from "@z/codecs";
-import { registerDataType } from "@z/metadata";
-import { isJsonObject } from "@z/metadata/internal";
-import { ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC, ArrowIpcCodec } from "./codec.js";
-import { ARROW_DATA_TYPE, ArrowDataType } from "./dtype.js";
+// Registers the Arrow data type and codec to load on first use: an app downloads the Arrow
+// reader and writer only when it opens or creates an Arrow array.
+import { registerCodecLoader } from "@z/codecs";
+import { registerDataTypeLoader } from "@z/metadata";
+import {
+  ARROW_DATA_TYPE,
+  ARROW_IPC_CODEC,
+  ARROW_IPC_EXTENSION_CODEC,
+  arrowTypeName,
+} from "./names.js";
 
-registerDataType({
-  v3: (json) => {
-    const name = typeof json === "string" ? json : isJsonObject(json) ? json.name : undefined;
-    // Each array gets its own instance: the field is part of the data type.
-    return name === ARROW_DATA_TYPE ? ArrowDataType.fromV3(json) : undefined;
-  },
-});
-
+registerDataTypeLoader(
+  (json) => arrowTypeName(json) === ARROW_DATA_TYPE,
+  () => import("./register-dtype.js"),
+);
 // "arrow_ipc" is how the zarr-extensions prototype writes the name back; it reads too.
-for (const name of [ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC, "arrow_ipc"]) {
-  registerCodec(name, (configuration, context) =>
-    ArrowIpcCodec.fromConfig(name, configuration, context),
-  );
-}
+registerCodecLoader(
+  [ARROW_IPC_CODEC, ARROW_IPC_EXTENSION_CODEC, "arrow_ipc"],
+  () => import("./register-codec.js"),
+);

@@ -1,4 +1,4 @@
-import { type ChunkSpec, DecodeError, resolveCodec } from "@z/codecs";
+import { type ChunkSpec, DecodeError, loadAllCodecs, resolveCodec } from "@z/codecs";
 import {
   bytesDataType,
   ObjectDataType,
@@ -10,6 +10,9 @@ import {
 import type { DataType } from "@z/metadata";
 import { describe, expect, it } from "vitest";
 import { stringSpec } from "./helpers.js";
+
+// The describe blocks build codecs as they are collected: load the lazily registered ones first.
+await loadAllCodecs();
 
 const u32 = (n: number) => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24];
 const bytes = (...parts: (number | number[])[]) => new Uint8Array(parts.flat());

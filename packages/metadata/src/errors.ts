@@ -1,5 +1,5 @@
 import { nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
-import type { InvalidDataTypeError } from "./dtype/dtype-errors.js";
+import type { DataTypeNotLoadedError, InvalidDataTypeError } from "./dtype/dtype-errors.js";
 import type { ValueTypeError } from "./dtype/value-errors.js";
 import { formatValue } from "./format-value.js";
 
@@ -9,6 +9,7 @@ declare module "@z/errors" {
     MetadataLimitError: MetadataLimitError;
     UnknownDataTypeError: UnknownDataTypeError;
     InvalidDataTypeError: InvalidDataTypeError;
+    DataTypeNotLoadedError: DataTypeNotLoadedError;
     ValueTypeError: ValueTypeError;
     FillValueError: FillValueError;
     UnsupportedExtensionError: UnsupportedExtensionError;

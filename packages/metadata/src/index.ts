@@ -45,10 +45,18 @@ export {
   parseDateTimeUnit,
   timedelta64,
 } from "./dtype/datetime.js";
-export { InvalidDataTypeError } from "./dtype/dtype-errors.js";
+export {
+  DataTypeNotLoadedError,
+  InvalidDataTypeError,
+} from "./dtype/dtype-errors.js";
 export { NullTerminatedBytesType, nullTerminatedBytes } from "./dtype/fixed-bytes.js";
 export { FixedUnicodeType, fixedLengthUnicode } from "./dtype/fixed-unicode.js";
 export { halfToNumber, NativeFloat16Array, numberToHalf } from "./dtype/float16.js";
+export {
+  dataTypesLoaded,
+  loadBuiltinDataTypes,
+  loadDataTypes,
+} from "./dtype/lazy-load.js";
 export {
   bfloat16,
   float4_e2m1fn,
@@ -89,7 +97,9 @@ export {
 } from "./dtype/numeric.js";
 export { type RawBytesSpelling, RawBytesType } from "./dtype/raw.js";
 export {
+  loadDataTypesFor,
   registerDataType,
+  registerDataTypeLoader,
   registeredDataTypeNames,
   resolveDataTypeV2,
   resolveDataTypeV3,

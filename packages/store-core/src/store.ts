@@ -58,6 +58,17 @@ export interface Readable {
    */
   readonly freshReads?: boolean;
   /**
+   * Reads a whole value into the caller's buffer when it fits, so a reader can reuse one
+   * buffer for many values (stores that read from files implement it): resolves to the value's
+   * size, its bytes in `target[0, size)`; when the value is larger than `target`, nothing is
+   * read and the size tells how large it is. `undefined` when the key does not exist.
+   */
+  getInto?(
+    key: string,
+    target: Uint8Array,
+    options?: { signal?: AbortSignal },
+  ): Promise<number | undefined>;
+  /**
    * Reads a whole value with its version, for optimistic read-modify-write with
    * `set(key, value, {ifMatch: version})`; `undefined` when the key does not exist. Stores
    * that offer it also set `conditionalWrites`.

@@ -20,7 +20,7 @@ export async function readVersioned(
   file: string,
   signal?: AbortSignal,
 ): Promise<VersionedValue | undefined> {
-  const value = (await readFileRanges(file, [undefined], signal))?.[0];
+  const value = (await readFileRanges(file, [undefined], { signal }))?.[0];
   return value === undefined ? undefined : { value, version: contentVersion(value) };
 }
 

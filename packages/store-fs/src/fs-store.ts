@@ -18,9 +18,15 @@ import {
 } from "@z/store-core";
 import { writeAtomic } from "./atomic-write.js";
 import { readVersioned, writeLocked } from "./conditional-write.js";
-import { errorCode, isNoDirectory, isNoFile, toStoreError } from "./fs-errors.js";
+import { errorCode, isNoDirectory, isNoFile, OutsideRootError, toStoreError } from "./fs-errors.js";
 import { checkKey, checkPrefix, isInside, keyPath, RootPath } from "./paths.js";
-import { readFileRanges } from "./read.js";
+import {
+  canRefuseLinks,
+  isLinkRefused,
+  type ReadFileOptions,
+  readFileInto,
+  readFileRanges,
+} from "./read.js";
 import { listDirectory, walkKeys } from "./walk.js";
 
 /** Options of an {@link FsStore}. */
@@ -127,18 +133,73 @@ export class FsStore implements Readable, Writable, Listable {
     return this.readRanges(key, ranges, options?.signal);
   }
 
+  /**
+   * Reads a whole value into `target` when it fits, with no allocation (see
+   * `Readable.getInto`): resolves to the value's size, its bytes in `target[0, size)`; when the
+   * value is larger than `target`, nothing is read. `undefined` when the key does not exist.
+   */
+  async getInto(
+    key: string,
+    target: Uint8Array,
+    options?: { signal?: AbortSignal },
+  ): Promise<number | undefined> {
+    return this.readChecked(key, options?.signal, (file, readOptions) =>
+      readFileInto(file, target, readOptions),
+    );
+  }
+
   /** Reads ranges of a key's file, after checking where its path really leads. */
-  private async readRanges(
+  private readRanges(
     key: string,
     ranges: readonly (ByteRange | undefined)[],
     signal: AbortSignal | undefined,
   ): Promise<Uint8Array[] | undefined> {
+    return this.readChecked(key, signal, (file, readOptions) =>
+      readFileRanges(file, ranges, readOptions),
+    );
+  }
+
+  /**
+   * Runs a read of a key's file where its path really leads, refused outside the root. The
+   * folder's real path is kept after the first read in it (see `RootPath.resolveInFolder`) and
+   * the file opened without following a link at its name; only a name that is a link (or a
+   * platform that cannot refuse links) costs a full `realpath` per read.
+   */
+  private async readChecked<T>(
+    key: string,
+    signal: AbortSignal | undefined,
+    read: (file: string, options: ReadFileOptions) => Promise<T | undefined>,
+  ): Promise<T | undefined> {
     const file = this.pathOf(key);
     throwIfAborted(signal);
     try {
+      const known = this.rootPath.knowsFolderOf(file);
+      const inFolder = canRefuseLinks
+        ? await this.rootPath.resolveInFolder(file, key, "read")
+        : undefined;
+      if (inFolder !== undefined) {
+        try {
+          const value = await read(inFolder, {
+            signal,
+            key,
+            noFollow: true,
+            // A kept folder may have been swapped for a link since it was resolved; where the
+            // system tells what was opened, that is checked before anything is read.
+            checkOpened: known ? (real) => this.rootPath.check(real, key, "read") : undefined,
+          });
+          if (value !== undefined || !known) return value;
+          // Nothing there through a kept folder path: the folder may have been replaced since
+          // (by a link, or moved); look again.
+          this.rootPath.forget(file);
+        } catch (error) {
+          if (error instanceof OutsideRootError) this.rootPath.forget(file);
+          if (!isLinkRefused(error)) throw error;
+          // The name is a symlink: resolved in full and checked below.
+        }
+      }
       const real = await this.rootPath.resolve(file, key, "read");
       if (real === undefined) return undefined;
-      return await readFileRanges(real, ranges, signal, key);
+      return await read(real, { signal, key });
     } catch (error) {
       throw toStoreError(error, key, file, "read");
     }
@@ -218,6 +279,8 @@ export class FsStore implements Readable, Writable, Listable {
     this.checkWritable(key, "delete");
     const lexical = this.pathOf(key);
     throwIfAborted(options?.signal);
+    // A delete may remove folders (pruning): their kept real paths go too.
+    this.rootPath.forget();
     try {
       // The link at the key itself may go (it is inside); the folders above must be inside.
       const directory = await this.rootPath.resolve(path.dirname(lexical), key, "delete");
@@ -239,6 +302,7 @@ export class FsStore implements Readable, Writable, Listable {
     checkPrefix(prefix);
     throwIfAborted(options?.signal);
     const lexical = keyPath(this.root, prefix);
+    this.rootPath.forget();
     try {
       if (prefix === "") return await this.clearRoot();
       await this.removePrefixFolder(prefix, lexical);

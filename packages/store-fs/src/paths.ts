@@ -83,6 +83,8 @@ export function isInside(realRoot: string, real: string): boolean {
  */
 export class RootPath {
   #real: string | undefined;
+  /** Real paths of folders already resolved and found inside the root, by lexical path. */
+  readonly #folders = new Map<string, string>();
 
   /** @param root the root as given (absolute) */
   constructor(readonly root: string) {}
@@ -107,6 +109,59 @@ export class RootPath {
     }
     await this.check(real, key, action);
     return real;
+  }
+
+  /**
+   * The real path of `file`'s folder joined with its name (the name itself not resolved), or
+   * undefined when the folder does not exist or leads outside the root (the caller then
+   * resolves the whole path with {@link resolve}). The folder's real path is looked up once and
+   * kept: a chunk read then costs no `realpath` (a system call per path component).
+   *
+   * Why this keeps reads inside the root: the kept path was real (no symlinks) and inside the
+   * root when it was resolved, and the caller opens the name in it with `O_NOFOLLOW`, so a
+   * symlink at the name is never followed unchecked (the caller resolves it in full instead,
+   * see `resolve`). What a kept path does not see is a folder that another program replaces
+   * by a symlink after this store resolved it: where the system tells the real path of an
+   * open file (Linux, `/proc/self/fd`), the caller checks it before reading a byte, which also
+   * closes the race a `realpath` per read had (a swap between the check and the open passed
+   * it); elsewhere the check is the one made when the folder was first resolved. The store
+   * itself never creates links. Kept paths are dropped by {@link forget} (every delete
+   * does) and when a read through one finds nothing (the folder may have been replaced).
+   */
+  async resolveInFolder(file: string, key: string, action: FsAction): Promise<string | undefined> {
+    const folder = path.dirname(file);
+    // A name in the root itself is inside whatever the root leads to (the user's chosen place).
+    if (folder === this.root) return file;
+    let real = this.#folders.get(folder);
+    if (real === undefined) {
+      try {
+        real = await this.resolve(folder, key, action);
+      } catch (error) {
+        // The caller resolves the whole path then: a missing key reads as missing even
+        // through a link out of the root, an existing one is refused.
+        if (error instanceof OutsideRootError) return undefined;
+        throw error;
+      }
+      if (real === undefined) return undefined;
+      // Bounded: chunk folders are few, but keys are unbounded.
+      if (this.#folders.size >= MAX_KEPT_FOLDERS) this.#folders.clear();
+      this.#folders.set(folder, real);
+    }
+    return path.join(real, path.basename(file));
+  }
+
+  /**
+   * Whether `file`'s folder has a kept real path (see {@link resolveInFolder}), which a read
+   * through it checks again where it can.
+   */
+  knowsFolderOf(file: string): boolean {
+    return this.#folders.has(path.dirname(file));
+  }
+
+  /** Drops the kept folder paths (after a delete, or when one may be stale). */
+  forget(file?: string): void {
+    if (file === undefined) this.#folders.clear();
+    else this.#folders.delete(path.dirname(file));
   }
 
   /**
@@ -154,6 +209,9 @@ export class RootPath {
     if (!isInside(root, real)) throw new OutsideRootError(key, real, root, action);
   }
 }
+
+/** The most folder paths a store keeps resolved (then it starts over). */
+const MAX_KEPT_FOLDERS = 4096;
 
 /** Whether a path exists (links followed); a missing part of it means no. */
 async function exists(file: string): Promise<boolean> {

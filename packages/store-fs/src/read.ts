@@ -1,8 +1,8 @@
 import { constants, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { open } from "node:fs/promises";
+import { open, readlink } from "node:fs/promises";
 import { type ByteRange, resolveRange, throwIfAborted, validateRange } from "@z/store-core";
-import { FsError, isNoFile } from "./fs-errors.js";
+import { errorCode, FsError, isNoFile } from "./fs-errors.js";
 
 /** Largest single read: Node refuses reads of 2 GiB or more in one call. */
 const MAX_READ = 1 << 30;
@@ -24,46 +24,84 @@ function kindOf(stats: Stats): string {
 }
 
 /**
- * Reads byte ranges of one file through a single handle, each with positioned reads of just
- * the bytes it needs (suffix ranges resolve against the file's size). `undefined` range means
- * the whole file. Resolves to `undefined` when there is no file at `file` (or a directory).
- * @param key the store key, for error messages
+ * Also refuses to follow a symlink at the file's own name (`ELOOP`): for callers that checked
+ * the folder and must check a link at the name before following it. 0 where the platform has
+ * no such flag (Windows), whose callers must not rely on it (see {@link canRefuseLinks}).
+ */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** Whether opens can refuse a symlink at the file's name (`O_NOFOLLOW`). */
+export const canRefuseLinks = NO_FOLLOW !== 0;
+
+/** Whether an open failed because the name is a symlink and `noFollow` was asked. */
+export function isLinkRefused(error: unknown): boolean {
+  return canRefuseLinks && errorCode(error) === "ELOOP";
+}
+
+/** How a file is opened for a read. */
+export interface ReadFileOptions {
+  /** Abort the read. */
+  signal?: AbortSignal;
+  /** The store key, for error messages (default the path). */
+  key?: string;
+  /** Fail with `ELOOP` when the name is a symlink instead of following it. */
+  noFollow?: boolean;
+  /**
+   * Called with the real path of the file just opened, where the platform tells it without a
+   * path lookup (Linux: `/proc/self/fd`), before a byte is read; throw to refuse the file.
+   */
+  checkOpened?: (real: string) => Promise<void> | void;
+}
+
+/** Where Linux shows the path of an open file descriptor. */
+const FD_LINKS = process.platform === "linux" ? "/proc/self/fd/" : undefined;
+
+/** The real path of an open file, where the platform tells it; else undefined. */
+async function openedPath(handle: FileHandle): Promise<string | undefined> {
+  if (FD_LINKS === undefined) return undefined;
+  try {
+    return await readlink(FD_LINKS + handle.fd);
+  } catch {
+    return undefined; // No /proc mounted (some containers): nothing to check against.
+  }
+}
+
+/**
+ * Opens a regular file for reading and runs `use` with its handle and size; closes it after.
+ * Resolves to `undefined` when there is no file at `file` (or a directory).
  * @throws FsError when `file` is a FIFO, socket or device: only regular files hold values
  */
-export async function readFileRanges(
+async function withRegularFile<T>(
   file: string,
-  ranges: readonly (ByteRange | undefined)[],
-  signal?: AbortSignal,
-  key = file,
-): Promise<Uint8Array[] | undefined> {
-  for (const range of ranges) if (range !== undefined) validateRange(range);
-  throwIfAborted(signal);
+  options: ReadFileOptions,
+  use: (handle: FileHandle, size: number) => Promise<T>,
+): Promise<T | undefined> {
+  throwIfAborted(options.signal);
   let handle: FileHandle;
   try {
-    handle = await open(file, READ_FLAGS);
+    handle = await open(file, options.noFollow ? READ_FLAGS | NO_FOLLOW : READ_FLAGS);
   } catch (error) {
     if (isNoFile(error)) return undefined;
     throw error;
   }
   try {
-    const stats = await handle.stat();
+    // Both at once: one wait instead of two.
+    const [stats, real] = await Promise.all([
+      handle.stat(),
+      options.checkOpened ? openedPath(handle) : undefined,
+    ]);
+    if (real !== undefined) await options.checkOpened?.(real);
     // Opening a directory succeeds on POSIX systems; reading it is not a value.
     if (stats.isDirectory()) return undefined;
     if (!stats.isFile()) {
       throw new FsError(
-        key,
+        options.key ?? file,
         file,
         "read",
         `${kindOf(stats)} is not a value; only regular files are read`,
       );
     }
-    const parts: Uint8Array[] = [];
-    for (const range of ranges) {
-      throwIfAborted(signal);
-      const [start, end] = range === undefined ? [0, stats.size] : resolveRange(range, stats.size);
-      parts.push(await readAt(handle, start, end - start, signal));
-    }
-    return parts;
+    return await use(handle, stats.size);
   } catch (error) {
     // Reading a directory through a handle fails with EISDIR on some systems.
     if (isNoFile(error)) return undefined;
@@ -74,31 +112,77 @@ export async function readFileRanges(
 }
 
 /**
- * Reads `length` bytes at `position`. A file is replaced by rename, never rewritten in place,
- * so the open handle's size holds; if something else truncated it, the bytes read are returned.
+ * Reads byte ranges of one file through a single handle, each with positioned reads of just
+ * the bytes it needs (suffix ranges resolve against the file's size). `undefined` range means
+ * the whole file. Resolves to `undefined` when there is no file at `file` (or a directory).
+ * @throws FsError when `file` is a FIFO, socket or device: only regular files hold values
+ */
+export async function readFileRanges(
+  file: string,
+  ranges: readonly (ByteRange | undefined)[],
+  options: ReadFileOptions = {},
+): Promise<Uint8Array[] | undefined> {
+  for (const range of ranges) if (range !== undefined) validateRange(range);
+  const { signal } = options;
+  return withRegularFile(file, options, async (handle, size) => {
+    const parts: Uint8Array[] = [];
+    for (const range of ranges) {
+      throwIfAborted(signal);
+      const [start, end] = range === undefined ? [0, size] : resolveRange(range, size);
+      const buffer = uninitialized(end - start);
+      const filled = await readAt(handle, buffer, start, signal);
+      // A copy of what was read: the rest of the buffer was never written.
+      parts.push(filled === buffer.length ? buffer : buffer.slice(0, filled));
+    }
+    return parts;
+  });
+}
+
+/**
+ * Reads a whole file into `target` when it fits, with no allocation: resolves to the file's
+ * size, the bytes in `target[0, size)`; when the file is larger than `target`, nothing is read
+ * and the size tells how large it is. `undefined` when there is no file.
+ * @throws FsError when `file` is a FIFO, socket or device
+ */
+export async function readFileInto(
+  file: string,
+  target: Uint8Array,
+  options: ReadFileOptions = {},
+): Promise<number | undefined> {
+  return withRegularFile(file, options, async (handle, size) => {
+    if (size > target.length) return size;
+    return readAt(handle, target.subarray(0, size), 0, options.signal);
+  });
+}
+
+/**
+ * Fills `buffer` from `position` on; resolves to the bytes read. A file is replaced by rename,
+ * never rewritten in place, so the open handle's size holds; if something else truncated it,
+ * fewer bytes are read.
  */
 async function readAt(
   handle: FileHandle,
+  buffer: Uint8Array,
   position: number,
-  length: number,
   signal: AbortSignal | undefined,
-): Promise<Uint8Array> {
-  // Not zero-filled first (the read overwrites it), and never a slice of Node's shared pool:
-  // the caller owns it, and may transfer it to a worker.
-  const buffer = uninitialized(length);
+): Promise<number> {
+  const length = buffer.length;
   let filled = 0;
   while (filled < length) {
     throwIfAborted(signal);
     const want = Math.min(length - filled, MAX_READ);
     const { bytesRead } = await handle.read(buffer, filled, want, position + filled);
-    // A copy of what was read: the rest of the buffer was never written.
-    if (bytesRead === 0) return buffer.slice(0, filled);
+    if (bytesRead === 0) break;
     filled += bytesRead;
   }
-  return buffer;
+  return filled;
 }
 
-/** A fresh, unpooled byte array of `length` bytes whose contents are not cleared first. */
+/**
+ * A fresh, unpooled byte array of `length` bytes whose contents are not cleared first (the
+ * read overwrites it), and never a slice of Node's shared pool: the caller owns it, and may
+ * transfer it to a worker.
+ */
 function uninitialized(length: number): Uint8Array {
   if (length === 0) return new Uint8Array(0);
   const buffer = Buffer.allocUnsafeSlow(length);

@@ -14,6 +14,7 @@ import { collectKeys } from "@z/store-core";
 import { expectBytes, HOSTILE_KEYS, HOSTILE_PREFIXES } from "@z/store-core/testing";
 import { FsStore } from "@z/store-fs";
 import { tempDir } from "@z/test-utils";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { filled, tempFilesUnder, treeOf } from "./support.js";
 
@@ -359,5 +360,58 @@ describe("FsStore concurrency", () => {
       await store.deletePrefix("");
     }
     expect(tempFilesUnder(root)).toEqual([]);
+  });
+});
+
+describe("FsStore.getInto", () => {
+  it("reads what get reads into the caller's buffer, or only tells the size when it does not fit", async () => {
+    const store = new FsStore(root, { fsync: false });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("v", "a/v", "a/c/0/0"),
+        fc.uint8Array({ minLength: 0, maxLength: 300 }),
+        fc.integer({ min: 0, max: 320 }),
+        async (key, value, capacity) => {
+          await store.set(key, value);
+          const target = new Uint8Array(capacity).fill(0xee);
+          const size = await store.getInto(key, target);
+          expect(size).toBe(value.length);
+          if (value.length <= capacity) {
+            expect(target.subarray(0, value.length)).toEqual(await store.get(key));
+            expect(target.subarray(value.length).every((b) => b === 0xee)).toBe(true);
+          } else {
+            expect(target.every((b) => b === 0xee)).toBe(true); // nothing read
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("a missing key, a folder, a key below a value: undefined", async () => {
+    const store = new FsStore(root);
+    const target = new Uint8Array(8);
+    expect(await store.getInto("nothing", target)).toBeUndefined(); // the root does not exist yet
+    await store.set("a/b", bytes(1));
+    expect(await store.getInto("a/missing", target)).toBeUndefined();
+    expect(await store.getInto("a", target)).toBeUndefined();
+    expect(await store.getInto("a/b/c", target)).toBeUndefined();
+    // Deleted after a read in its folder: missing, not a stale read.
+    expect(await store.getInto("a/b", target)).toBe(1);
+    await store.delete("a/b");
+    expect(await store.getInto("a/b", target)).toBeUndefined();
+    await store.set("a/b", bytes(4, 5));
+    expect(await store.getInto("a/b", target)).toBe(2);
+    expect(target.subarray(0, 2)).toEqual(bytes(4, 5));
+  });
+
+  it("an aborted signal rejects before reading", async () => {
+    const store = new FsStore(root);
+    await store.set("k", bytes(1));
+    const error = await store.getInto("k", new Uint8Array(4), { signal: AbortSignal.abort() }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: "AbortError" });
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import * as path from "node:path";
 import { collectKeys, isZarrError } from "@z/store-core";
@@ -43,6 +43,7 @@ function everyOperation(store: FsStore, key: string): [string, () => Promise<unk
     ["get", () => store.get(key)],
     ["get range", () => store.get(key, { range: { offset: 1, length: 2 } })],
     ["getRanges", () => store.getRanges(key, [{ suffix: 1 }])],
+    ["getInto", () => store.getInto(key, new Uint8Array(4))],
     ["has", () => store.has(key)],
     ["set", () => store.set(key, bytes(1))],
     ["setIfNotExists", () => store.setIfNotExists(key, bytes(1))],
@@ -62,7 +63,15 @@ describe("FsStore: names the file system cannot hold are InvalidKeyError", () =>
     ["a 2,100-level path", `arr/${Array.from({ length: 2100 }, () => "d").join("/")}`, false],
   ];
   // Reads, lists and deletes of what cannot exist: missing, nothing to delete.
-  const reads = new Set(["get", "get range", "getRanges", "has", "listPrefix", "listDir"]);
+  const reads = new Set([
+    "get",
+    "get range",
+    "getRanges",
+    "getInto",
+    "has",
+    "listPrefix",
+    "listDir",
+  ]);
   reads.add("delete").add("deletePrefix");
   for (const [what, key, readsReachName] of cases) {
     it(`${what}: every operation`, async () => {
@@ -133,6 +142,7 @@ describe("FsStore: I/O failures are FsError with key, path and cause", () => {
         () => store.get("arr/0", { signal }),
         () => store.get("arr/0", { signal, range: { offset: 0, length: 4 } }),
         () => store.getRanges("arr/0", [{ suffix: 4 }], { signal }),
+        () => store.getInto("arr/0", new Uint8Array(8), { signal }),
       ]) {
         const error = await thrown(call);
         expect(error).toMatchObject({ name: "FsError", key: "arr/0", action: "read" });
@@ -257,4 +267,64 @@ describe("FsStore never writes or deletes outside its root", () => {
     await store.delete("a/b/c");
     expect(treeOf(real)).toEqual(new Map());
   });
+});
+
+describe("FsStore: reads in a folder it has already read from", () => {
+  // After the first read in a folder, the store keeps the folder's real path and opens names in
+  // it without following links; these are the cases that shortcut must not let through.
+  posix("a link at the name: out of the root refused, inside followed", async () => {
+    writeFileSync(path.join(outside, "secret"), "outside");
+    const store = new FsStore(root);
+    await store.set("arr/c/0", bytes(1, 2));
+    await store.set("arr/c/target", bytes(9));
+    expect(await store.get("arr/c/0")).toEqual(bytes(1, 2)); // the folder is now known
+    symlinkSync(path.join(outside, "secret"), path.join(root, "arr", "c", "out"));
+    symlinkSync("target", path.join(root, "arr", "c", "in"));
+    for (const call of [
+      () => store.get("arr/c/out"),
+      () => store.getInto("arr/c/out", new Uint8Array(64)),
+      () => store.get("arr/c/out", { range: { suffix: 2 } }),
+    ]) {
+      const error = await thrown(call);
+      expect(error).toMatchObject({ name: "OutsideRootError", key: "arr/c/out" });
+    }
+    expect(await store.get("arr/c/in")).toEqual(bytes(9));
+    const target = new Uint8Array(4);
+    expect(await store.getInto("arr/c/in", target)).toBe(1);
+    expect(target[0]).toBe(9);
+  });
+
+  posix("a folder replaced by a link inside the root: reads follow it", async () => {
+    const store = new FsStore(root);
+    await store.set("arr/c/0", bytes(1));
+    await store.set("shared/0", bytes(5));
+    expect(await store.get("arr/c/0")).toEqual(bytes(1));
+    renameSync(path.join(root, "arr", "c"), path.join(root, "old"));
+    symlinkSync(path.join(root, "shared"), path.join(root, "arr", "c"), "dir");
+    expect(await store.get("arr/c/0")).toEqual(bytes(5));
+    expect(await store.get("arr/c/missing")).toBeUndefined();
+  });
+
+  it.runIf(process.platform === "linux")(
+    "a folder replaced by a link out of the root after a read: refused before a byte is read",
+    async () => {
+      writeFileSync(path.join(outside, "0"), "outside 0");
+      const store = new FsStore(root);
+      await store.set("arr/c/0", bytes(1));
+      expect(await store.get("arr/c/0")).toEqual(bytes(1));
+      renameSync(path.join(root, "arr", "c"), path.join(root, "old"));
+      symlinkSync(outside, path.join(root, "arr", "c"), "dir");
+      for (const call of [
+        () => store.get("arr/c/0"),
+        () => store.getInto("arr/c/0", new Uint8Array(64)),
+        () => store.get("arr/c/0"), // the kept path was dropped: refused by the full check too
+      ]) {
+        const error = await thrown(call);
+        expect(error).toMatchObject({ name: "OutsideRootError", key: "arr/c/0" });
+        expect(error.realPath).toMatch(new RegExp(`^${outside}`));
+      }
+      // A missing key still reads as missing, wherever its folder leads.
+      expect(await store.get("arr/c/none")).toBeUndefined();
+    },
+  );
 });

@@ -163,6 +163,9 @@ export function lz4Decompress(
 ): number {
   let ip = start;
   let op = dstStart;
+  // Unaligned 32-bit reads and writes, for copies 8 bytes at a time.
+  const from = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  const to = new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
   while (ip < end) {
     const token = src[ip++];
     let lit = token >>> 4;
@@ -177,7 +180,18 @@ export function lz4Decompress(
     if (lit > 0) {
       if (ip + lit > end) throw lz4Error("literals run past the end of the block");
       if (op + lit > dstEnd) throw lz4Error("literals overflow the decoded size");
-      op = copyBytes(src, ip, dst, op, lit);
+      if (lit <= 16 && ip + 16 <= end && op + 16 <= dstEnd) {
+        // Short literals, 8 bytes at a time: may write up to 7 bytes past them, inside the
+        // stream's own output, which what follows overwrites (a stream that stops short is an
+        // error, its output never used).
+        for (let i = 0; i < lit; i += 8) {
+          to.setUint32(op + i, from.getUint32(ip + i, true), true);
+          to.setUint32(op + i + 4, from.getUint32(ip + i + 4, true), true);
+        }
+        op += lit;
+      } else {
+        op = copyBytes(src, ip, dst, op, lit);
+      }
       ip += lit;
     }
     if (ip >= end) break;
@@ -197,7 +211,19 @@ export function lz4Decompress(
     }
     len += MINMATCH;
     if (op + len > dstEnd) throw lz4Error("a match overflows the decoded size");
-    op = copyMatch(dst, op, offset, len);
+    if (offset >= 8 && len <= 64 && op + len + 8 <= dstEnd) {
+      // 8 bytes at a time: each copy reads bytes at least 8 back, already final, so overlapping
+      // matches repeat as they should; the overshoot (up to 7 bytes) stays inside the stream's
+      // output and is overwritten by what follows.
+      const stop = op + len;
+      for (let ref = op - offset; op < stop; op += 8, ref += 8) {
+        to.setUint32(op, to.getUint32(ref, true), true);
+        to.setUint32(op + 4, to.getUint32(ref + 4, true), true);
+      }
+      op = stop;
+    } else {
+      op = copyMatch(dst, op, offset, len);
+    }
   }
   return op - dstStart;
 }

@@ -1,7 +1,8 @@
-import { registerCodec } from "../registry.js";
+// Registers blosc (loaded on first use, see builtins.ts).
+import { provideCodec } from "../codec-table.js";
 import { BloscCodec } from "./codec.js";
 
-registerCodec("blosc", (configuration, context) => BloscCodec.fromV3Config(configuration, context));
-registerCodec("numcodecs.blosc", (configuration, context) =>
+provideCodec("blosc", (configuration, context) => BloscCodec.fromV3Config(configuration, context));
+provideCodec("numcodecs.blosc", (configuration, context) =>
   BloscCodec.fromNumcodecsConfig(configuration, context),
 );

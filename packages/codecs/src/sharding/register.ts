@@ -1,6 +1,7 @@
-import { registerCodec } from "../registry.js";
+// Registers the sharding codec (loaded on first use, see builtins.ts).
+import { provideCodec } from "../codec-table.js";
 import { ShardingCodec } from "./codec.js";
 
-registerCodec("sharding_indexed", (configuration, context) =>
+provideCodec("sharding_indexed", (configuration, context) =>
   ShardingCodec.fromConfig(configuration, context),
 );

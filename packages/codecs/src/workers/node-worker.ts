@@ -1,10 +1,11 @@
 /**
  * The worker_threads worker that decodes chunks for `createWorkerPool` in Node. It imports the
- * codecs package, so it knows every codec and data type that importing `@z/codecs` registers.
+ * codecs package's registrations (builtins.js), so it knows every codec and data type that
+ * importing `@z/codecs` registers; those that load on first use load when a request names them.
  * @module
  */
 import { parentPort } from "node:worker_threads";
-import "../index.js";
+import "../builtins.js";
 import type { DecodeRequest } from "./protocol.js";
 import { serveDecodeRequests } from "./serve.js";
 

@@ -1,8 +1,8 @@
 // Bundled by workers-browser.test.ts and run in Chromium: decodes the same stored chunks inline
 // and in a Web Worker pool, and checks that aborting stops queued work.
-import { type ChunkSpec, CodecPipeline, registeredCodecs } from "@z/codecs";
+import { type ChunkSpec, CodecPipeline, loadCodecsFor, registeredCodecs } from "@z/codecs";
 import { createWorkerPool } from "@z/codecs/workers";
-import { type JsonValue, type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
+import { type JsonValue, loadDataTypesFor, type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
 import { chunkValues } from "../../src/testing/chunks.js";
 
 /** One stored chunk to decode, as the test sends it. */
@@ -30,6 +30,9 @@ async function decodeBoth(cases: PageCase[]) {
   const pool = createWorkerPool({ size: 2, inlineBelow: 0 });
   const out = [];
   for (const c of cases) {
+    // Codecs and data types beyond bytes and the numeric ones load on first use.
+    await loadCodecsFor(c.codecs as unknown as JsonValue);
+    await loadDataTypesFor({ data_type: c.dtype });
     const spec = specOf(c);
     const pipeline = CodecPipeline.create(c.codecs, spec, c.zarrFormat);
     const inline = await pipeline.decode(bytesOf(c.base64));

@@ -12,10 +12,10 @@ import { encodeOffsetsLayout, type OffsetWidth, readOffsetsLayout } from "../lay
 import { decodeItemsInRegion, utf8Length, validateUtf8Items, writeUtf8 } from "../layout/utf8.js";
 import { checkConfigKeys, checkDataType, chunkOf, cOrderElements, elementCount } from "./common.js";
 import { bytesElement } from "./vlen-bytes.js";
+import { VLEN_OFFSETS_CODEC } from "./vlen-offsets-name.js";
 import { stringElement } from "./vlen-utf8.js";
 
-/** The name the offsets layout codec is registered under (an extension of this project). */
-export const VLEN_OFFSETS_CODEC = "z.vlen-offsets";
+export { VLEN_OFFSETS_CODEC };
 
 /** Options of {@link VlenOffsetsCodec.decodeToArrow}. */
 export interface ArrowDecodeOptions {

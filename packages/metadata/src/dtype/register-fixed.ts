@@ -1,7 +1,7 @@
 // Registers every fixed-size data type beyond the core numeric ones: complex, datetime64 and
-// timedelta64, S / U / V strings and raw bytes, and structured records. registry.ts calls
-// registerFixedSizeDataTypes() once its own tables exist (a plain side-effect import would run
-// before them, since ES modules evaluate their imports first).
+// timedelta64, S / U / V strings and raw bytes, and structured records. They load on first use:
+// loadDataTypes() (lazy-load.ts) imports register-lazy.ts, which calls
+// registerFixedSizeDataTypes() once.
 import { isJsonObject, type JsonValue } from "../json.js";
 import { complex64, complex128 } from "./complex.js";
 import { parseDateTimeV2, parseDateTimeV3 } from "./datetime.js";
@@ -9,12 +9,8 @@ import { InvalidDataTypeError } from "./dtype-errors.js";
 import { lengthBytesOf, lengthOfTypestr, NullTerminatedBytesType } from "./fixed-bytes.js";
 import { FixedUnicodeType } from "./fixed-unicode.js";
 import { RawBytesType } from "./raw.js";
-import {
-  registerDataType,
-  resolveDataTypeV2,
-  resolveDataTypeV3,
-  type V2DataType,
-} from "./registry-table.js";
+import { resolveDataTypeV2, resolveDataTypeV3 } from "./registry.js";
+import { addBuiltinDataType, type V2DataType } from "./registry-tables.js";
 import { parseStructV2, parseStructV3, structEndian } from "./struct-json.js";
 import type { DataType, Endian } from "./types.js";
 
@@ -79,17 +75,17 @@ function resolveV3(json: JsonValue): DataType | undefined {
 }
 
 /**
- * Registers the fixed-size data types (called once, by registry.ts).
+ * Registers the fixed-size data types (called once, by register-lazy.ts).
  * @example
  * ```ts
- * // Runs once when @z/metadata loads; afterwards these dtypes just work:
+ * // Runs once when an array's metadata first names one (or on loadDataTypes()); then:
  * await createArray(store, { zarrFormat: 2, shape: [3], dtype: "<U8" }); // fixed-length unicode
  * await createArray(store, { path: "t", shape: [3], dtype: "<M8[s]", zarrFormat: 2 }); // datetime64
  * ```
  * @category Data types
  */
 export function registerFixedSizeDataTypes(): void {
-  registerDataType(complex64 as DataType);
-  registerDataType(complex128 as DataType);
-  registerDataType({ v2: resolveV2, v3: resolveV3 });
+  addBuiltinDataType(complex64 as DataType);
+  addBuiltinDataType(complex128 as DataType);
+  addBuiltinDataType({ v2: resolveV2, v3: resolveV3 });
 }

@@ -6,6 +6,7 @@ import {
   readNodeMetadata,
   updateConsolidated,
 } from "@z/array/internal";
+import { loadDataTypes } from "@z/metadata";
 import { formatValue } from "@z/metadata/internal";
 import {
   isWritable,
@@ -75,6 +76,9 @@ export class H5File extends Group {
         `Invalid mode ${formatValue(mode, { bigint: "suffix" })}: use one of ${MODES.map((m) => `"${m}"`).join(", ")}`,
       );
     const writable = mode !== "r";
+    // Datasets take NumPy dtype strings, checked synchronously (zarrDtype): load the data types
+    // that otherwise load on first use, once, here.
+    await loadDataTypes();
     // A path means the filesystem: loaded only then, so browsers never see node:fs.
     const base =
       typeof target === "string"

@@ -10,7 +10,7 @@
  * ```
  * @packageDocumentation
  */
-import "../index.js";
+import "../extensions.js";
 
 export { slice } from "@z/indexing";
 export { AttributeManager, type AttributeOwner } from "./attrs.js";
