@@ -7,6 +7,7 @@ const storeLog = getLogger("store");
 /** Store methods whose calls are logged, with what each call's result says about its size. */
 const LOGGED = new Set([
   "get",
+  "getInto",
   "getRanges",
   "getVersioned",
   "has",
@@ -102,6 +103,8 @@ function outcome(name: string, args: unknown[], result: unknown): string {
   switch (name) {
     case "get":
       return result === undefined ? "missing" : `${(result as Uint8Array).length} B`;
+    case "getInto":
+      return result === undefined ? "missing" : `${result as number} B`;
     case "getVersioned":
       return result === undefined
         ? "missing"
