@@ -1,0 +1,4 @@
+/** The encoded length of `n` elements: a header byte, then the bits, eight to a byte. */
+export function packedLength(n: number): number {
+  return Math.ceil(n / 8) + 1;
+}

@@ -1,0 +1,2 @@
+/** The marker of an empty inner chunk: offset and nbytes both 2^64-1. */
+export const EMPTY_ENTRY = 0xffff_ffff_ffff_ffffn;

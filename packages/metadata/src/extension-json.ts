@@ -1,0 +1,10 @@
+import type { NamedConfig } from "./extension.js";
+import type { JsonObject } from "./json.js";
+
+/** The metadata JSON form of a {@link NamedConfig}. */
+export function namedConfigToJson(value: NamedConfig): JsonObject {
+  const out: JsonObject = { name: value.name };
+  if (Object.keys(value.configuration).length > 0) out.configuration = value.configuration;
+  if (!value.mustUnderstand) out.must_understand = false;
+  return out;
+}

@@ -1,0 +1,13 @@
+import type { Readable, Writable } from "./store.js";
+import { isWritable } from "./store.js";
+
+/** Whether a store offers versioned reads and conditional writes. */
+export function hasConditionalWrites(
+  store: Readable,
+): store is Readable & Writable & Required<Pick<Readable, "getVersioned">> {
+  return (
+    isWritable(store) &&
+    (store as Partial<Writable>).conditionalWrites === true &&
+    typeof store.getVersioned === "function"
+  );
+}
