@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the rows and formatting of `info`, kept out of info.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { formatValue } from "@z/metadata/internal";
 import type { ArrayInfo } from "./info.js";

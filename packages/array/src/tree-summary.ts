@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the one-line summaries of `tree`, kept out of tree.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { ZarrArray } from "./array.js";
 import type { ZarrGroup } from "./group.js";
 import { formatShape } from "./info-rows.js";

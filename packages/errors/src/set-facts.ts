@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the facts writer, kept out of zarr-error.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { ErrorFacts } from "./zarr-error.js";
 
 /**

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the per-axis projections, kept out of projection.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { type ChunkAxis, ChunkGridError } from "@z/metadata";
 import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import type { AxisProjection, ChunkProjection } from "./projection.js";

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the index normalisation, kept out of selection.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { BoundsError, SelectionError } from "./errors.js";
 
 /**

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the v3 writer and the extra fields, kept out of array-metadata.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { ArrayMetadata } from "./array-metadata.js";
 import { UnsupportedExtensionError } from "./errors.js";
 import { namedConfigToJson } from "./extension-json.js";

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the chunk shape checks, kept out of chunk-grid.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { ChunkGrid } from "./chunk-grid.js";
 import { ChunkGridError, MetadataError } from "./errors.js";
 import { formatValue } from "./format-value.js";

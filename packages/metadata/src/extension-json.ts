@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the named-config writer, kept out of extension.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { NamedConfig } from "./extension.js";
 import type { JsonObject } from "./json.js";
 

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the v3 writer and name checks, kept out of group-metadata.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { MetadataError } from "./errors.js";
 import { formatValue } from "./format-value.js";
 import type { GroupMetadata } from "./group-metadata.js";

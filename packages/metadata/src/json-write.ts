@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the JSON writer, kept out of json.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { MetadataError, MetadataLimitError } from "./errors.js";
 import { formatValue } from "./format-value.js";
 import type { JsonObject } from "./json.js";

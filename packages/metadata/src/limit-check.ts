@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the limit check, kept out of limits.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { MetadataLimitError } from "./errors.js";
 import type { MetadataLimits } from "./limits.js";
 import { metadataLimits } from "./limits.js";

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the v2 writer and numcodecs mapping, kept out of v2.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { ArrayMetadata, V2ArrayDetails } from "./array-metadata.js";
 import { uniformChunkShape } from "./chunk-grid-shape.js";
 import type { DataType } from "./dtype/types.js";

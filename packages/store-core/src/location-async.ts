@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the asynchronous location resolver, kept out of location.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { resolveStore } from "./location.js";
 import { toStore } from "./normalize.js";
 import type { Readable, StoreLike } from "./store.js";

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the retry delays and attempt signals, kept out of retry.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { AbortError } from "@z/store-core";
 import type { AttemptSignal } from "./retry.js";
 

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the options parser of cast_value, kept out of cast-value.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { type DataType, type JsonObject, type JsonValue, resolveDataTypeV3 } from "@z/metadata";
 import { formatValue, isJsonObject } from "@z/metadata/internal";
 import { CodecConfigError } from "../errors.js";

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the kept bits of quantize, kept out of quantize.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 /**
  * The power of two numcodecs' quantize scales by for `digits` decimal digits, computed the way
  * numcodecs computes it (`log(10 ** -digits, 10)`, floored or ceiled, then `ceil(log2(...))`).

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the byte shuffle itself, kept out of shuffle.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { LITTLE_ENDIAN_HOST } from "@z/metadata/internal";
 
 /** numcodecs' shuffle: byte k of element i goes to `k * count + i`. */

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the default pool and the missing-registration check, kept out of decode-pool.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { ChunkDecodePool } from "./decode-pool.js";
 
 let defaultPool: ChunkDecodePool | undefined;

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the v2 and v3 parsers, kept out of datetime.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { isJsonObject } from "../json-write.js";

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the comparison and v2 helpers, kept out of minifloat.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { InvalidDataTypeError } from "./dtype-errors.js";
 
 /** Equal as stored values: NaN equals NaN, and -0 differs from 0. */

@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the fill value JSON helpers, kept out of numeric.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";

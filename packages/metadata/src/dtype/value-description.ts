@@ -1,3 +1,5 @@
+// Shared inside the @z packages, not public: the value description, kept out of value-errors.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 /**
  * A short, safe description of a value for error messages: strings quoted (and cut at 40
  * characters), bigints with their `n`, objects by class. Never throws (symbols, objects
