@@ -1,5 +1,6 @@
-// Shared inside the @z packages, not public: the default pool and the missing-registration check, kept out of decode-pool.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The default pool and the missing-registration check: public through `@z/codecs/workers`, shared
+// with the other @z packages through `@z/codecs/internal`; apart from decode-pool.ts so the
+// `@z/codecs` index re-exports that file whole (tools/build/split-friendly-barrels.mjs).
 import type { ChunkDecodePool } from "./decode-pool.js";
 
 let defaultPool: ChunkDecodePool | undefined;
