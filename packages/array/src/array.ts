@@ -19,7 +19,7 @@ import { type AnySelection, indexerFor } from "./any-selection.js";
 import type { ChunkAccess } from "./chunk-access.js";
 import { ChunkIo } from "./chunk-io.js";
 import type { ContainerOf } from "./container-types.js";
-import { isDataTypeNamed } from "./data-type-check.js";
+import { isDataTypeNamed } from "./data-type-named.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import { LazyShardedAccess } from "./lazy-sharded-access.js";

@@ -1,5 +1,4 @@
-/** The chunk size (in bytes) that automatic chunking aims for. */
-export const TARGET_CHUNK_BYTES = 1 << 20;
+import { TARGET_CHUNK_BYTES } from "./chunking-target.js";
 
 /**
  * A chunk shape for an array when the user gives none: the whole array if it is small,

@@ -13,7 +13,8 @@ import {
 } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { ConsolidatedMetadata, consolidatedDocuments } from "./consolidated-model.js";
+import { consolidatedDocuments } from "./consolidated-documents.js";
+import { ConsolidatedMetadata } from "./consolidated-model.js";
 import { ZarrGroup } from "./group.js";
 import { readJson, readNodeMetadata } from "./metadata-io.js";
 import { withStoreLogging } from "./store-logging.js";

@@ -1,7 +1,6 @@
-import { type GroupMetadata, type JsonObject, type JsonValue, MetadataError } from "@z/metadata";
+import { type JsonObject, type JsonValue, MetadataError } from "@z/metadata";
 import {
   arrayMetadataToV3Json,
-  encodeJson,
   formatValue,
   groupMetadataToV3Json,
   isJsonObject,
@@ -422,15 +421,4 @@ function v2Entry(node: NodeMetadata): V2ConsolidatedEntry {
   const zattrs = Object.keys(attributes).length > 0 ? attributes : undefined;
   if (node.kind === "array") return { zarray: zarrayDocument(node.metadata), zattrs };
   return { zgroup: { zarr_format: 2 }, zattrs };
-}
-
-/** The documents (key relative to the group, bytes) a group's consolidated metadata is written as. */
-export function consolidatedDocuments(
-  metadata: GroupMetadata,
-  consolidated: ConsolidatedMetadata,
-): [string, Uint8Array][] {
-  if (consolidated.zarrFormat === 2)
-    return [[METADATA_KEYS.zmetadata, encodeJson(consolidated.toJson(), 4)]];
-  const doc = groupMetadataToV3Json({ ...metadata, consolidatedMetadata: consolidated.toJson() });
-  return [[METADATA_KEYS.zarrJson, encodeJson(doc, 2)]];
 }

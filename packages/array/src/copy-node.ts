@@ -9,7 +9,7 @@ import { ContainsArrayError, ContainsGroupError } from "./errors.js";
 import type { ZarrGroup } from "./group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import { optionsLike } from "./options-like.js";
-import { enterStore } from "./store-logging.js";
+import { enterStore } from "./store-logging-scope.js";
 import { readConsolidatedHolder } from "./update-consolidated.js";
 import { type NodeInput, writeNodes } from "./write-nodes.js";
 

@@ -6,7 +6,7 @@ import type { ContainerOf } from "./container-types.js";
 import { nodeFromMetadata, type ZarrGroup } from "./group.js";
 import type { NodeMetadata } from "./node-documents.js";
 import { checkOptionsObject } from "./option-checks.js";
-import { enterStore } from "./store-logging.js";
+import { enterStore } from "./store-logging-scope.js";
 import { type HierarchyOptions, type NodeSpec, writeNodes } from "./write-nodes.js";
 
 // The public ways to create nodes: createArray, createGroup and createHierarchy, over

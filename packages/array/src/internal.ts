@@ -8,20 +8,20 @@ export { indexerFor } from "./any-selection.js";
 export { buildArrayMetadata, resolveDtype } from "./array-metadata-builder.js";
 export type { ChunkAccess } from "./chunk-access.js";
 export { ChunkIo, type ChunkIoOptions, isFill, locate, writableChunk } from "./chunk-io.js";
-export { TARGET_CHUNK_BYTES } from "./chunking.js";
+export { TARGET_CHUNK_BYTES } from "./chunking-target.js";
 export { DEFAULT_COMPRESSOR, defaultSerializer, toNamedConfig } from "./codec-specs.js";
 export { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-export { consolidatedDocuments } from "./consolidated-model.js";
+export { consolidatedDocuments } from "./consolidated-documents.js";
 export {
   type CopiedElements,
   type CopyElementsOptions,
   copyArrayElements,
   sameStoredLayout,
 } from "./copy-elements.js";
-export { isDataTypeNamed } from "./data-type-check.js";
+export { isDataTypeNamed } from "./data-type-named.js";
 export { createExclusive, isNodeDocument } from "./exclusive-create.js";
 export { nodeFromMetadata } from "./group.js";
-export { formatChunkGrid, formatCodec, formatRows, formatShape, infoRows } from "./info.js";
+export { formatChunkGrid, formatCodec, formatRows, formatShape, infoRows } from "./info-rows.js";
 export { withKeyLock, writeEpoch } from "./key-lock.js";
 export { LruCache } from "./lru.js";
 export {
@@ -51,8 +51,9 @@ export { checkNewShape, shrinkChunks } from "./resize.js";
 export { MAX_SELECTION_ELEMENTS, readSelection, writeSelection } from "./selection-io.js";
 export { ShardedAccess, type ShardedAccessOptions } from "./sharded-access.js";
 export { type ShardingConfig, shardingOf } from "./sharding-config.js";
-export { enterStore, storeKind } from "./store-logging.js";
-export { arraySummary, chunksSummary, groupTitle } from "./tree.js";
+export { storeKind } from "./store-kind.js";
+export { enterStore } from "./store-logging-scope.js";
+export { arraySummary, chunksSummary, groupTitle } from "./tree-summary.js";
 export {
   type ConsolidatedHolder,
   consolidatedUpdate,

@@ -1,12 +1,13 @@
 import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import type { ContainerOf } from "./container-types.js";
-import { DataTypeMismatchError, isDataTypeNamed } from "./data-type-check.js";
+import { DataTypeMismatchError } from "./data-type-check.js";
+import { isDataTypeNamed } from "./data-type-named.js";
 import { nodeFromMetadata, type ZarrGroup } from "./group.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeMetadata } from "./node-documents.js";
 import { logNode, nodeDetails } from "./node-logging.js";
-import { enterStore } from "./store-logging.js";
+import { enterStore } from "./store-logging-scope.js";
 
 /** Options of `open`. */
 export interface OpenOptions {

@@ -1,12 +1,13 @@
 import { getLogger, type Logger } from "@z/log";
-import type { ByteRange, Readable, StoreLike } from "@z/store-core";
-import { toStoreAsync } from "@z/store-core/internal";
+import type { ByteRange, Readable } from "@z/store-core";
+import { storeKind } from "./store-kind.js";
 
 const storeLog = getLogger("store");
 
 /** Store methods whose calls are logged, with what each call's result says about its size. */
 const LOGGED = new Set([
   "get",
+  "getInto",
   "getRanges",
   "getVersioned",
   "has",
@@ -21,16 +22,6 @@ const LOGGED = new Set([
 
 const proxies = new WeakMap<object, Readable>();
 const isProxy = new WeakSet<object>();
-
-/**
- * The child namespace of a store's logger, from its class: `FsStore` → `store:fs`,
- * `HttpStore` → `store:http`, a plain object → `store:custom`.
- */
-export function storeKind(store: object): string {
-  const name = (store.constructor as { name?: string } | undefined)?.name ?? "";
-  const kind = name.replace(/Store$/, "").toLowerCase();
-  return kind === "" || kind === "object" ? "custom" : kind;
-}
 
 /**
  * The store as the array layer uses it: when the store's logger (`store:<kind>`) is on at
@@ -102,6 +93,8 @@ function outcome(name: string, args: unknown[], result: unknown): string {
   switch (name) {
     case "get":
       return result === undefined ? "missing" : `${(result as Uint8Array).length} B`;
+    case "getInto":
+      return result === undefined ? "missing" : `${result as number} B`;
     case "getVersioned":
       return result === undefined
         ? "missing"
@@ -146,12 +139,4 @@ function report(log: Logger, name: string, args: unknown[], result: string, star
     `${name} ${JSON.stringify(key)}${ranges ? ` bytes=${ranges}` : ""} → ${result} in ${ms.toFixed(1)} ms`,
     { method: name, key, range: ranges, result, ms },
   );
-}
-
-/**
- * Where a store enters the array layer (`open`, `createArray`, `createGroup`, ...): a store
- * object, a `Map` or a location string becomes a store, wrapped by {@link withStoreLogging}.
- */
-export async function enterStore(store: StoreLike | string): Promise<Readable> {
-  return withStoreLogging(await toStoreAsync(store));
 }

@@ -1,7 +1,7 @@
 import { ZarrArray } from "./array.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import type { ZarrGroup } from "./group.js";
-import { formatShape } from "./info.js";
+import { arraySummary, groupTitle } from "./tree-summary.js";
 
 /** Options of {@link renderTree} and {@link treeLines}. */
 export interface TreeOptions {
@@ -11,27 +11,6 @@ export interface TreeOptions {
   concurrency?: number;
   /** Abort the reads. */
   signal?: AbortSignal;
-}
-
-/**
- * The one-line summary of an array in a tree: `(4, 6) float32 chunks=(3, 4)`; a grid whose
- * chunks differ in shape shows its edge lengths: `chunks=rectilinear[[10,20,5],8]`.
- */
-export function arraySummary(array: ZarrArray): string {
-  return `${formatShape(array.shape)} ${array.dtype} chunks=${chunksSummary(array)}`;
-}
-
-/** The chunks of an array in a summary: `(3, 4)`, or `rectilinear[[10,20,5],8]`. */
-export function chunksSummary(array: ZarrArray): string {
-  const grid = array.metadata.chunkGrid;
-  if (grid.name === "regular") return formatShape(array.chunks);
-  const config = grid.toJson().configuration as { chunk_shapes?: unknown } | undefined;
-  return `${grid.name}${JSON.stringify(config?.chunk_shapes ?? config ?? {})}`;
-}
-
-/** The first line of a group's tree: `/path (group, v3)`. */
-export function groupTitle(group: ZarrGroup): string {
-  return `/${group.path} (group, v${group.zarrFormat})`;
 }
 
 type Child = ZarrArray | ZarrGroup | Error;

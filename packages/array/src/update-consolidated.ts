@@ -1,7 +1,8 @@
 import type { GroupMetadata } from "@z/metadata";
 import { METADATA_KEYS } from "@z/metadata/internal";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
-import { type ConsolidatedMetadata, consolidatedDocuments } from "./consolidated-model.js";
+import { consolidatedDocuments } from "./consolidated-documents.js";
+import type { ConsolidatedMetadata } from "./consolidated-model.js";
 import { readJson, readNodeMetadata, writeDocuments } from "./metadata-io.js";
 import type { NodeMetadata } from "./node-documents.js";
 

@@ -26,7 +26,7 @@ import { readNodeMetadata, writeManyDocuments } from "./metadata-io.js";
 import { type NodeMetadata, nodeMetadataDocuments } from "./node-documents.js";
 import { logNode, nodeDetails } from "./node-logging.js";
 import { isPlainObject } from "./option-checks.js";
-import { enterStore } from "./store-logging.js";
+import { enterStore } from "./store-logging-scope.js";
 import { consolidatedUpdate } from "./update-consolidated.js";
 
 // Writing new nodes to a store, at the level of metadata: the shared path under createArray,

@@ -5,10 +5,10 @@
  * @packageDocumentation
  */
 export { subchunkOffset, writableChunk } from "./chunk-copy.js";
-export { parseCastValueOptions } from "./extensions/cast-value.js";
-export { packedLength } from "./filters/packbits.js";
-export { quantizeBits } from "./filters/quantize.js";
-export { shuffleBytes, unshuffleBytes } from "./filters/shuffle.js";
+export { parseCastValueOptions } from "./extensions/cast-value-options.js";
+export { packedLength } from "./filters/packbits-length.js";
+export { quantizeBits } from "./filters/quantize-bits.js";
+export { shuffleBytes, unshuffleBytes } from "./filters/shuffle-bytes.js";
 export { DEFAULT_INDEX_CODECS, parseShardingConfiguration } from "./sharding/config.js";
-export { EMPTY_ENTRY } from "./sharding/shard-index.js";
-export { defaultDecodePool, isMissingRegistration } from "./workers/decode-pool.js";
+export { EMPTY_ENTRY } from "./sharding/shard-index-entry.js";
+export { defaultDecodePool, isMissingRegistration } from "./workers/decode-pool-default.js";

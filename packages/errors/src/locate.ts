@@ -1,5 +1,6 @@
 import { isZarrError } from "./brand.js";
-import { type ErrorFacts, setFacts } from "./zarr-error.js";
+import { setFacts } from "./set-facts.js";
+import type { ErrorFacts } from "./zarr-error.js";
 
 /**
  * Records where an error happened, for errors raised by code that cannot know it (a codec

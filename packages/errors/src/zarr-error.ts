@@ -1,4 +1,5 @@
 import { ZARR_ERROR_BRAND } from "./brand.js";
+import { setFacts } from "./set-facts.js";
 
 /**
  * The facts an error can carry about where it happened and why. Each is set when known by the
@@ -53,21 +54,5 @@ export class ZarrError extends Error {
   constructor(message?: string, options?: ZarrErrorOptions) {
     super(message, options && "cause" in options ? { cause: options.cause } : undefined);
     if (options) setFacts(this, options, false);
-  }
-}
-
-/**
- * Records facts on an error: `key`, `path` and `codec` (and `cause`); with `keep`, a fact the
- * error already carries stays as it is (the innermost layer knows best).
- */
-export function setFacts(error: Error, facts: ErrorFacts, keep: boolean): void {
-  const target = error as Error & Record<string, unknown>;
-  for (const fact of ["key", "path", "codec"] as const) {
-    const value = facts[fact];
-    if (value === undefined || (keep && target[fact] !== undefined)) continue;
-    target[fact] = value;
-  }
-  if ("cause" in facts && facts.cause !== undefined && !(keep && error.cause !== undefined)) {
-    error.cause = facts.cause;
   }
 }

@@ -1,14 +1,11 @@
 import type { Chunk, Container, DataType } from "@z/metadata";
 import { cOrderStrides, copyStrided } from "@z/metadata/internal";
 import type { ChunkLayout } from "./chunk-layout.js";
-import { chunkView, copyChunkToOutput, fillRegion, outputView, projectionShape } from "./copy.js";
+import { projectionShape } from "./copy.js";
+import { chunkView, copyChunkToOutput, fillRegion, outputView } from "./copy-chunk.js";
 import type { ChunkPart, Indexer, WriteSource } from "./indexer.js";
-import {
-  type ChunkProjection,
-  chunkProjections,
-  countChunkProjections,
-  coversChunk,
-} from "./projection.js";
+import { type ChunkProjection, chunkProjections } from "./projection.js";
+import { countChunkProjections, coversChunk } from "./projection-internal.js";
 import {
   type AxisSelection,
   type BasicSelection,

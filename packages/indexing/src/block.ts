@@ -2,7 +2,8 @@ import { BasicIndexer } from "./basic-indexer.js";
 import { type ChunkLayout, chunkAxes } from "./chunk-layout.js";
 import { BoundsError, SelectionError } from "./errors.js";
 import type { SelectionItem } from "./selection.js";
-import { isSlice, resolveSlice, type Slice, slice } from "./slice.js";
+import { isSlice, type Slice, slice } from "./slice.js";
+import { resolveSlice } from "./slice-resolve.js";
 
 /** One item of a block selection: a chunk index (negative counts from the end), a slice of chunk indices with step 1, or `null`. */
 export type BlockItem = number | Slice | null;

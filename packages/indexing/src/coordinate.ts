@@ -3,7 +3,7 @@ import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import { SelectionError } from "./errors.js";
 import { type IndexArray, type Mask, maskCoordinates, resolveIndexArray } from "./index-arrays.js";
 import type { ChunkPart, Indexer, WriteSource } from "./indexer.js";
-import { normalizeIndex } from "./selection.js";
+import { normalizeIndex } from "./selection-index.js";
 
 /** A coordinate selection: one index list per axis (all the same length), or a single integer to repeat. */
 export type CoordinateSelection = readonly (IndexArray | number)[];

@@ -1,6 +1,6 @@
 import type { Chunk } from "@z/metadata";
 import { SelectionError } from "./errors.js";
-import { normalizeIndex } from "./selection.js";
+import { normalizeIndex } from "./selection-index.js";
 
 /** Integer indices along one axis: a plain array or any integer TypedArray. */
 export type IndexArray =

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { chunkAxes, chunkRegion, elementsInside, layoutChunkShape } from "./chunk-layout.js";
-export { chunkView, copyChunkToOutput, fillRegion, outputView } from "./copy.js";
+export { chunkView, copyChunkToOutput, fillRegion, outputView } from "./copy-chunk.js";
 export { copyByOffsets, forEachOffset, scaled } from "./gather.js";
 export {
   checkCoordinateLists,
@@ -15,6 +15,6 @@ export {
   maskIndices,
   resolveIndexArray,
 } from "./index-arrays.js";
-export { countChunkProjections, coversChunk, projectAxis } from "./projection.js";
-export { normalizeIndex } from "./selection.js";
-export { resolveSlice } from "./slice.js";
+export { countChunkProjections, coversChunk, projectAxis } from "./projection-internal.js";
+export { normalizeIndex } from "./selection-index.js";
+export { resolveSlice } from "./slice-resolve.js";

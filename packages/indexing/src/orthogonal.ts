@@ -12,9 +12,10 @@ import {
   resolveIndexArray,
 } from "./index-arrays.js";
 import type { ChunkPart, Indexer, WriteSource } from "./indexer.js";
-import { projectAxis } from "./projection.js";
-import { normalizeIndex } from "./selection.js";
-import { isSlice, resolveSlice, type Slice } from "./slice.js";
+import { projectAxis } from "./projection-internal.js";
+import { normalizeIndex } from "./selection-index.js";
+import { isSlice, type Slice } from "./slice.js";
+import { resolveSlice } from "./slice-resolve.js";
 
 /** One item of an orthogonal selection: an integer, a slice, `null`, index array or boolean mask. */
 export type OrthogonalItem = number | Slice | null | IndexArray | AxisMask;

@@ -1,6 +1,8 @@
 import { formatValue } from "@z/metadata/internal";
-import { BoundsError, SelectionError } from "./errors.js";
-import { isSlice, resolveSlice, type Slice } from "./slice.js";
+import { SelectionError } from "./errors.js";
+import { normalizeIndex } from "./selection-index.js";
+import { isSlice, type Slice } from "./slice.js";
+import { resolveSlice } from "./slice-resolve.js";
 
 /**
  * One item of a basic selection: an integer (negative counts from the end), a {@link Slice},
@@ -57,20 +59,6 @@ function normalizeItem(item: SelectionItem, length: number, axis: number): AxisS
   throw new SelectionError(
     `Axis ${axis}: cannot select with ${formatValue(item, { bigint: "suffix" })}; use an integer, slice(), null or "..."`,
   );
-}
-
-/**
- * Wraps a negative index and checks it against an axis length.
- * @throws BoundsError when it is outside `[-length, length)`
- */
-export function normalizeIndex(index: number, length: number, axis: number): number {
-  if (!Number.isInteger(index))
-    throw new SelectionError(`Axis ${axis}: index ${index} is not an integer`);
-  const wrapped = index < 0 ? index + length : index;
-  if (wrapped < 0 || wrapped >= length) {
-    throw new BoundsError(`Index ${index} is out of bounds for axis ${axis} with size ${length}`);
-  }
-  return wrapped;
 }
 
 /** The shape of what a normalised selection selects (integer axes are dropped). */

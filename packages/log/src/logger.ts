@@ -1,6 +1,6 @@
-import { configVersion, thresholdRank } from "./config.js";
 import { LEVEL_RANK, type LogLevel } from "./levels.js";
-import { emit } from "./sink.js";
+import { emit } from "./sink-current.js";
+import { configVersion, thresholdRank } from "./thresholds.js";
 
 /** A message, or a function that builds it only when the level is on. */
 export type LogMessage = string | (() => string);

@@ -1,9 +1,10 @@
 import type { ChunkGrid } from "./chunk-grid.js";
-import { product } from "./dtype/containers.js";
+import { product } from "./dtype/memory-layout.js";
 import type { DataType } from "./dtype/types.js";
 import type { NamedConfig } from "./extension.js";
-import { isJsonObject, type JsonValue } from "./json.js";
-import { checkLimit } from "./limits.js";
+import type { JsonValue } from "./json.js";
+import { isJsonObject } from "./json-write.js";
+import { checkLimit } from "./limit-check.js";
 
 /** Bytes counted per element of a variable-length type (a reference per element in memory). */
 const VARIABLE_ELEMENT_BYTES = 8;

@@ -1,20 +1,20 @@
-import { locateError } from "@z/errors";
 import { checkArrayLimits } from "./array-limits.js";
+import { collectExtraFields, withWhere } from "./array-metadata-internal.js";
 import { type ChunkGrid, resolveChunkGrid } from "./chunk-grid.js";
 import { type ChunkKeyEncoding, resolveChunkKeyEncoding } from "./chunk-key.js";
 import { resolveDataTypeV3 } from "./dtype/registry.js";
 import type { DataType, Endian } from "./dtype/types.js";
 import { MetadataError, UnsupportedExtensionError } from "./errors.js";
-import { type NamedConfig, namedConfigToJson, parseNamedConfig } from "./extension.js";
+import { type NamedConfig, parseNamedConfig } from "./extension.js";
 import { formatValue } from "./format-value.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+import type { JsonObject, JsonValue } from "./json.js";
 import {
   requireField,
   requireObject,
   validateAttributes,
   validateDimensionNames,
   validateShape,
-} from "./validate.js";
+} from "./validate-internal.js";
 
 /** Details only v2 arrays have, kept so v2 metadata can be written back faithfully. */
 export interface V2ArrayDetails {
@@ -79,25 +79,6 @@ const V3_ARRAY_FIELDS = new Set([
   "dimension_names",
   "storage_transformers",
 ]);
-
-/**
- * Collects the top-level fields the spec does not define; each must be an object with
- * `must_understand: false`, or the node cannot be opened.
- */
-export function collectExtraFields(doc: JsonObject, known: Set<string>, where: string): JsonObject {
-  const extra: JsonObject = {};
-  for (const [key, value] of Object.entries(doc)) {
-    if (known.has(key)) continue;
-    if (isJsonObject(value) && value.must_understand === false) {
-      extra[key] = value;
-      continue;
-    }
-    throw new UnsupportedExtensionError(
-      `${where} has the field "${key}", which this library does not understand and which is not marked "must_understand": false`,
-    );
-  }
-  return extra;
-}
 
 function parseStorageTransformers(json: JsonValue | undefined, where: string): NamedConfig[] {
   if (json === undefined) return [];
@@ -171,32 +152,4 @@ export function parseArrayMetadataV3(json: JsonValue, where = "zarr.json"): Arra
     storageTransformers: parseStorageTransformers(doc.storage_transformers, where),
     extraFields: collectExtraFields(doc, V3_ARRAY_FIELDS, where),
   };
-}
-
-/**
- * Records on an error the document it came from (its message starts with it), unless the
- * message names the document already.
- */
-export function withWhere(error: unknown, where: string): unknown {
-  if (error instanceof Error && error.message.includes(where)) return error;
-  return locateError(error, where);
-}
-
-/** The v3 `zarr.json` document of array metadata. */
-export function arrayMetadataToV3Json(meta: ArrayMetadata): JsonObject {
-  const doc: JsonObject = {
-    zarr_format: 3,
-    node_type: "array",
-    shape: [...meta.shape],
-    data_type: meta.dataType.toV3(),
-    chunk_grid: meta.chunkGrid.toJson(),
-    chunk_key_encoding: meta.chunkKeyEncoding.toJson(),
-    fill_value: meta.fillValueJson,
-    codecs: meta.codecs.map(namedConfigToJson),
-    attributes: meta.attributes,
-  };
-  if (meta.dimensionNames) doc.dimension_names = [...meta.dimensionNames];
-  if (meta.storageTransformers.length > 0)
-    doc.storage_transformers = meta.storageTransformers.map(namedConfigToJson);
-  return { ...doc, ...meta.extraFields };
 }

@@ -131,8 +131,3 @@ export class ExplicitChunkAxis implements ChunkAxis {
     return [...new Set(this.runs.map((r) => r.size))];
   }
 }
-
-/** The edge lengths of the chunk at grid coordinates `coords`. */
-export function chunkShapeAt(axes: readonly ChunkAxis[], coords: readonly number[]): number[] {
-  return axes.map((axis, i) => axis.size(coords[i]));
-}

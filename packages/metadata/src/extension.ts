@@ -1,6 +1,7 @@
 import { MetadataError } from "./errors.js";
 import { formatValue } from "./format-value.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+import type { JsonObject, JsonValue } from "./json.js";
+import { isJsonObject } from "./json-write.js";
 
 /**
  * A v3 extension point value in its normalised form: a name, a configuration object and
@@ -36,12 +37,4 @@ export function parseNamedConfig(json: JsonValue, where: string): NamedConfig {
     throw new MetadataError(`${where} "${json.name}" has a must_understand that is not a boolean`);
   }
   return { name: json.name, configuration, mustUnderstand };
-}
-
-/** The metadata JSON form of a {@link NamedConfig}. */
-export function namedConfigToJson(value: NamedConfig): JsonObject {
-  const out: JsonObject = { name: value.name };
-  if (Object.keys(value.configuration).length > 0) out.configuration = value.configuration;
-  if (!value.mustUnderstand) out.must_understand = false;
-  return out;
 }

@@ -6,46 +6,57 @@
  * @packageDocumentation
  */
 export { checkArrayLimits, decodedChunkShape } from "./array-limits.js";
-export { arrayMetadataToV3Json, collectExtraFields, withWhere } from "./array-metadata.js";
-export { chunkShapeAt } from "./chunk-axis.js";
-export { uniformChunkShape, validateChunkShape } from "./chunk-grid.js";
+export { arrayMetadataToV3Json, collectExtraFields, withWhere } from "./array-metadata-internal.js";
+export { chunkShapeAt } from "./chunk-axis-shape.js";
+export { uniformChunkShape, validateChunkShape } from "./chunk-grid-shape.js";
 export { base64ToBytes, bytesToBase64 } from "./dtype/base64.js";
 export { bytesOf, needsSwap, swapBytesInPlace } from "./dtype/bytes-order.js";
-export { type ComplexArrayClass, complexParts, isComplex } from "./dtype/complex.js";
-export { cOrderStrides, fOrderStrides, LITTLE_ENDIAN_HOST, product } from "./dtype/containers.js";
-export { parseDateTimeV2, parseDateTimeV3 } from "./dtype/datetime.js";
+export type { ComplexArrayClass } from "./dtype/complex.js";
+export { complexParts, isComplex } from "./dtype/complex-parts.js";
+export { parseDateTimeV2, parseDateTimeV3 } from "./dtype/datetime-parse.js";
 export {
   FixedBytesBase,
   lengthBytesOf,
   lengthOfTypestr,
   stripTrailingNuls,
-} from "./dtype/fixed-bytes.js";
-export { notANumberReason, noV2Form, sameStoredFloat } from "./dtype/minifloat.js";
-export { miniFloatHas, miniFloatMax, miniFloatNaNCode } from "./dtype/minifloat-format.js";
-export { floatToJson, integerToJson, parseFloatFill } from "./dtype/numeric.js";
+} from "./dtype/fixed-bytes-internal.js";
+export {
+  cOrderStrides,
+  fOrderStrides,
+  LITTLE_ENDIAN_HOST,
+  product,
+} from "./dtype/memory-layout.js";
+export { miniFloatHas, miniFloatNaNCode } from "./dtype/minifloat-codes.js";
+export { notANumberReason, noV2Form, sameStoredFloat } from "./dtype/minifloat-internal.js";
+export { miniFloatMax } from "./dtype/minifloat-max.js";
+export { floatToJson, integerToJson, parseFloatFill } from "./dtype/numeric-json.js";
 export { type PackedComponents, packedComponentsOf } from "./dtype/packed-bits.js";
 export { copyStrided, isCContiguous, type StridedView, toCOrder } from "./dtype/strided.js";
 export { parseStructV2, parseStructV3, structEndian } from "./dtype/struct-json.js";
-export { valueDescription } from "./dtype/value-errors.js";
-export { namedConfigToJson } from "./extension.js";
+export { valueDescription } from "./dtype/value-description.js";
+export { namedConfigToJson } from "./extension-json.js";
 export { type FormatValueOptions, formatValue } from "./format-value.js";
-export { groupMetadataToV3Json, METADATA_KEYS, validateNodeName } from "./group-metadata.js";
-export { encodeJson, isJsonObject, stringifyJson } from "./json.js";
+export {
+  groupMetadataToV3Json,
+  METADATA_KEYS,
+  validateNodeName,
+} from "./group-metadata-internal.js";
 export { checkAttributes, checkJsonValue, USER_JSON_DEPTH_MARGIN } from "./json-check.js";
-export { checkLimit } from "./limits.js";
+export { encodeJson, isJsonObject, stringifyJson } from "./json-write.js";
+export { checkLimit } from "./limit-check.js";
+export type { V2Layout } from "./v2.js";
 export {
   arrayMetadataToV2Json,
   BYTES_LEVEL_NUMCODECS,
   codecsToV2Layout,
   NUMCODECS_PREFIX,
   numcodecsToNamedConfig,
-  type V2Layout,
   v2Codecs,
-} from "./v2.js";
+} from "./v2-internal.js";
 export {
   requireField,
   requireObject,
   validateAttributes,
   validateDimensionNames,
   validateShape,
-} from "./validate.js";
+} from "./validate-internal.js";

@@ -1,4 +1,4 @@
-import { MetadataError, MetadataLimitError } from "./errors.js";
+import { MetadataError } from "./errors.js";
 
 /**
  * Bounds on what metadata may declare, so a hostile or corrupt document gives a
@@ -70,20 +70,4 @@ export function setMetadataLimits(changes: Partial<MetadataLimits>): Readonly<Me
   }
   current = Object.freeze(next);
   return previous;
-}
-
-/**
- * Throws a {@link MetadataLimitError} when `value` exceeds the limit `name`.
- * @param what describes the value, e.g. `/a/.zarray: the element size`
- */
-export function checkLimit(name: keyof MetadataLimits, value: number, what: string): void {
-  const limit = current[name];
-  if (value > limit) {
-    throw new MetadataLimitError(
-      `${what} is ${value}, more than the limit of ${limit} (${name}; raise it with setMetadataLimits() if this data is genuine)`,
-      name,
-      limit,
-      value,
-    );
-  }
 }

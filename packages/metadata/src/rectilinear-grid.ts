@@ -1,4 +1,5 @@
-import { type ChunkAxis, chunkShapeAt, ExplicitChunkAxis, RegularChunkAxis } from "./chunk-axis.js";
+import { type ChunkAxis, ExplicitChunkAxis, RegularChunkAxis } from "./chunk-axis.js";
+import { chunkShapeAt } from "./chunk-axis-shape.js";
 import type { ChunkGrid } from "./chunk-grid.js";
 import { ChunkGridError, MetadataError } from "./errors.js";
 import type { NamedConfig } from "./extension.js";

@@ -1,11 +1,5 @@
-import {
-  hasConditionalWrites,
-  isListable,
-  isWritable,
-  type Listable,
-  type Readable,
-  type Writable,
-} from "./store.js";
+import { isListable, isWritable, type Listable, type Readable, type Writable } from "./store.js";
+import { hasConditionalWrites } from "./store-conditional.js";
 
 /** A store's optional `size(key)`: a value's size without reading it (HttpStore has one). */
 export type SizeOf = (

@@ -4,6 +4,6 @@
  * a major version. Applications import `@z/store-core`.
  * @packageDocumentation
  */
-export { toStoreAsync } from "./location.js";
-export { hasConditionalWrites } from "./store.js";
+export { toStoreAsync } from "./location-async.js";
+export { hasConditionalWrites } from "./store-conditional.js";
 export { missingWriteMethods, notWritableError } from "./writable-check.js";

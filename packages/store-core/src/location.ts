@@ -53,11 +53,3 @@ export async function resolveStore(location: string): Promise<Readable> {
   }
   return toStore(await factory(location));
 }
-
-/**
- * A store from what a user passed: a store object, a `Map`, or a location string resolved
- * through the registered schemes (`"https://…"`, `"zip:…"`, a path in Node).
- */
-export async function toStoreAsync(store: StoreLike | string): Promise<Readable> {
-  return typeof store === "string" ? resolveStore(store) : toStore(store);
-}

@@ -143,14 +143,3 @@ export function isListable(store: Readable): store is Readable & Listable {
   const s = store as Partial<Listable>;
   return typeof s.listPrefix === "function" && typeof s.listDir === "function";
 }
-
-/** Whether a store offers versioned reads and conditional writes. */
-export function hasConditionalWrites(
-  store: Readable,
-): store is Readable & Writable & Required<Pick<Readable, "getVersioned">> {
-  return (
-    isWritable(store) &&
-    (store as Partial<Writable>).conditionalWrites === true &&
-    typeof store.getVersioned === "function"
-  );
-}

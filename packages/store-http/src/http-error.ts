@@ -1,16 +1,11 @@
 import { nameErrorClass } from "@z/errors";
 import { StoreError } from "@z/store-core";
+import { redactUrl } from "./redact-url.js";
 
 declare module "@z/errors" {
   interface ZarrErrorMap {
     HttpError: HttpError;
   }
-}
-
-/** Strips the query string, which can hold credentials (presigned URL signatures, tokens). */
-export function redactUrl(url: string): string {
-  const query = url.indexOf("?");
-  return query === -1 ? url : `${url.slice(0, query)}?…`;
 }
 
 /**

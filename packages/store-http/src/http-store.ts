@@ -27,16 +27,15 @@ import {
   readBodySlice,
 } from "./body.js";
 import { conditionFailure, conditionHeaders, isConditional, versionOf } from "./conditional.js";
-import { HttpError, redactUrl } from "./http-error.js";
+import { HttpError } from "./http-error.js";
 import { KnownSizes } from "./known-sizes.js";
 import { Limiter } from "./limiter.js";
-import {
-  type HttpStoreOptions,
-  type ResolvedHttpStoreOptions,
-  resolveHttpOptions,
-} from "./options.js";
+import type { HttpStoreOptions, ResolvedHttpStoreOptions } from "./options.js";
+import { resolveHttpOptions } from "./options-resolve.js";
 import { type ContentRange, isEmptyRange, parseContentRange, rangeHeader } from "./range-header.js";
-import { attemptSignal, backoffDelay, retryAfterDelay, sleep } from "./retry.js";
+import { redactUrl } from "./redact-url.js";
+import { backoffDelay } from "./retry.js";
+import { attemptSignal, retryAfterDelay, sleep } from "./retry-internal.js";
 import { keyUrl, splitBaseUrl } from "./url.js";
 
 /** What a ranged GET came back with when the server would not serve a suffix range. */

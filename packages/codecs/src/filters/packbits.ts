@@ -10,13 +10,9 @@ import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { chunkNumericType } from "./config.js";
 import { cOrderChunk, type Elements, encodedElements, flatElements } from "./elements.js";
+import { packedLength } from "./packbits-length.js";
 
 const NAME = "numcodecs.packbits";
-
-/** The encoded length of `n` elements: a header byte, then the bits, eight to a byte. */
-export function packedLength(n: number): number {
-  return Math.ceil(n / 8) + 1;
-}
 
 /** The padding bits of the last byte for `n` elements, which the header byte records. */
 function paddingBits(n: number): number {

@@ -1,7 +1,5 @@
 import { DecodeError } from "../errors.js";
-
-/** The marker of an empty inner chunk: offset and nbytes both 2^64-1. */
-export const EMPTY_ENTRY = 0xffff_ffff_ffff_ffffn;
+import { EMPTY_ENTRY } from "./shard-index-entry.js";
 
 /** Where one inner chunk's bytes are in its shard. */
 export interface ShardEntry {

@@ -1,5 +1,6 @@
 import type { Chunk, NamedConfig } from "@z/metadata";
 import type { ChunkSpec } from "../types.js";
+import { storeDefaultDecodePool } from "./decode-pool-default.js";
 
 /** Options of one {@link ChunkDecodePool.decode} call. */
 export interface PoolDecodeOptions {
@@ -34,8 +35,6 @@ export interface ChunkDecodePool {
   ): Promise<Chunk>;
 }
 
-let defaultPool: ChunkDecodePool | undefined;
-
 /**
  * Sets (or with `undefined`, clears) the pool every array read decodes its chunks in unless the
  * call says otherwise (`{ workers: false }` or another pool).
@@ -47,15 +46,7 @@ let defaultPool: ChunkDecodePool | undefined;
  * @category Workers
  */
 export function setDefaultDecodePool(pool: ChunkDecodePool | undefined): void {
-  defaultPool = pool;
-}
-
-/**
- * The pool set with {@link setDefaultDecodePool}, if any.
- * @category Workers
- */
-export function defaultDecodePool(): ChunkDecodePool | undefined {
-  return defaultPool;
+  storeDefaultDecodePool(pool);
 }
 
 let defaultSize: number | undefined;
@@ -83,16 +74,4 @@ export function defaultWorkerCount(cores?: number): number {
   const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
   const n = cores ?? nav?.hardwareConcurrency ?? 2;
   return Math.max(1, Math.floor(n) - 1);
-}
-
-/**
- * Whether an error from a pool means its workers lack a registration this thread has (a codec
- * or data type an extension registered here only): the chunk can still be decoded inline.
- * @category Workers
- */
-export function isMissingRegistration(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error.name === "UnknownCodecError" || error.name === "UnknownDataTypeError")
-  );
 }

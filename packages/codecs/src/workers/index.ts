@@ -5,13 +5,12 @@
  */
 export {
   type ChunkDecodePool,
-  defaultDecodePool,
   defaultWorkerCount,
-  isMissingRegistration,
   type PoolDecodeOptions,
   setDefaultDecodePool,
   setDefaultWorkerCount,
 } from "./decode-pool.js";
+export { defaultDecodePool, isMissingRegistration } from "./decode-pool-default.js";
 export type { DecodeReply, DecodeRequest, ErrorJson } from "./protocol.js";
 export { serveDecodeRequests, type WorkerScopeLike } from "./serve.js";
 export type { ChunkSpecJson } from "./spec-json.js";

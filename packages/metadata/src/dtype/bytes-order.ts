@@ -1,4 +1,4 @@
-import { LITTLE_ENDIAN_HOST } from "./containers.js";
+import { LITTLE_ENDIAN_HOST } from "./memory-layout.js";
 import type { Endian } from "./types.js";
 
 /** Reverses the byte order of every `itemSize`-byte element of `bytes`, in place. */

@@ -1,17 +1,12 @@
 import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import {
-  type Complex,
-  Complex64Array,
-  complex64,
-  complex128,
-  complexParts,
-  isComplex,
-} from "./complex.js";
-import { MiniFloatCodec, noV2Form, sameStoredFloat } from "./minifloat.js";
+import { type Complex, Complex64Array, complex64, complex128 } from "./complex.js";
+import { complexParts, isComplex } from "./complex-parts.js";
+import { MiniFloatCodec } from "./minifloat.js";
 import { type MiniFloatFormat, miniFloatFormats } from "./minifloat-format.js";
-import { floatToJson } from "./numeric.js";
+import { noV2Form, sameStoredFloat } from "./minifloat-internal.js";
+import { floatToJson } from "./numeric-json.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
 import { ValueTypeError } from "./value-errors.js";
 

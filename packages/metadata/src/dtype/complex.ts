@@ -2,7 +2,8 @@ import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
-import { floatToJson, parseFloatFill } from "./numeric.js";
+import { complexParts, isComplex } from "./complex-parts.js";
+import { floatToJson, parseFloatFill } from "./numeric-json.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
 import { ValueTypeError } from "./value-errors.js";
 
@@ -111,16 +112,6 @@ function withComplexAccessors<B extends Float32ArrayConstructor | Float64ArrayCo
 }
 
 type ComplexContainer = Complex64Array | Complex128Array;
-
-/** Whether a value is a complex number `{re, im}`. */
-export function isComplex(value: unknown): value is Complex {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as Complex).re === "number" &&
-    typeof (value as Complex).im === "number"
-  );
-}
 
 /** Whether a finite number rounds to ±Infinity as a float32. */
 const overflowsFloat32 = (n: number) => Number.isFinite(n) && !Number.isFinite(Math.fround(n));
@@ -256,27 +247,3 @@ export const complex128: DataType<Complex, Complex128Array> = new ComplexType(
   "complex128",
   16,
 ) as DataType<Complex, Complex128Array>;
-
-/**
- * The number parts of a complex value as users write it: `{re, im}`, `[re, im]`, or a real
- * number, bigint or boolean (imaginary part 0).
- * @throws ValueTypeError for anything else, naming the data type
- */
-export function complexParts(value: unknown, dataType: string): Complex {
-  let re: unknown;
-  let im: unknown = 0;
-  if (typeof value === "number") re = value;
-  else if (typeof value === "bigint") re = Number(value);
-  else if (typeof value === "boolean") re = value ? 1 : 0;
-  else if (Array.isArray(value) && value.length === 2) [re, im] = value;
-  else if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    re = (value as Complex).re;
-    im = (value as Complex).im;
-  } else {
-    throw new ValueTypeError(value, dataType, "expected {re, im}, [re, im] or a number");
-  }
-  if (typeof re !== "number" || typeof im !== "number") {
-    throw new ValueTypeError(value, dataType, "the real and imaginary parts must be numbers");
-  }
-  return { re, im };
-}

@@ -1,9 +1,9 @@
 import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
-import { isJsonObject, type JsonValue } from "../json.js";
+import type { JsonValue } from "../json.js";
 import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
-import { integerToJson } from "./numeric.js";
+import { integerToJson } from "./numeric-json.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
 import { ValueTypeError } from "./value-errors.js";
 
@@ -84,14 +84,6 @@ export function parseDateTimeUnit(unit: unknown, where: string): DateTimeUnit {
     return unit as DateTimeUnit;
   throw new InvalidDataTypeError(
     `${where}: unknown time unit ${formatValue(unit)}; expected one of ${DATETIME_UNITS.join(", ")} (or μs)`,
-  );
-}
-
-function parseScaleFactor(value: unknown, where: string): number {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 2 ** 31 - 1)
-    return value;
-  throw new InvalidDataTypeError(
-    `${where}: "scale_factor" must be an integer from 1 to 2147483647, got ${formatValue(value)}`,
   );
 }
 
@@ -332,62 +324,4 @@ export function datetime64(unit: DateTimeUnit, scaleFactor = 1): DateTimeType {
 /** The `numpy.timedelta64` type of a unit and scale factor. */
 export function timedelta64(unit: DateTimeUnit, scaleFactor = 1): DateTimeType {
   return new DateTimeType("timedelta", parseDateTimeUnit(unit, "timedelta64"), scaleFactor);
-}
-
-const V2_TIME = /^([<>|=]?)([Mm])8(?:\[(.*)\])?$/;
-
-/**
- * The datetime type and byte order of a v2 type string (`<M8[ns]`, `>m8[10s]`, `<M8`), or
- * `undefined` when the string is not a datetime64/timedelta64 one.
- * @throws InvalidDataTypeError for an unknown unit or a bad scale factor
- */
-export function parseDateTimeV2(
-  json: JsonValue,
-): { dataType: DateTimeType; endian: Endian } | undefined {
-  if (typeof json !== "string") return undefined;
-  const match = V2_TIME.exec(json);
-  if (!match) return undefined;
-  const [, order, char, inner] = match;
-  const kind = char === "M" ? "datetime" : "timedelta";
-  const endian: Endian = order === ">" ? "big" : "little";
-  if (inner === undefined) return { dataType: new DateTimeType(kind, "generic"), endian };
-  const parts = /^(\d*)(.+)$/.exec(inner);
-  const where = `dtype ${formatValue(json)}`;
-  if (!parts)
-    throw new InvalidDataTypeError(
-      `${where}: expected a unit in brackets, such as "<M8[ns]" or "<m8[10s]"`,
-    );
-  const unit = parseDateTimeUnit(parts[2], where);
-  const scale = parts[1] === "" ? 1 : parseScaleFactor(Number(parts[1]), where);
-  return { dataType: new DateTimeType(kind, unit, scale), endian };
-}
-
-/**
- * The datetime type of a v3 `data_type` (`numpy.datetime64` / `numpy.timedelta64` with
- * `{unit, scale_factor}`), or `undefined` for other names.
- * @throws InvalidDataTypeError for a missing or malformed configuration
- */
-export function parseDateTimeV3(json: JsonValue): DateTimeType | undefined {
-  if (!isJsonObject(json)) return undefined;
-  const kind =
-    json.name === "numpy.datetime64"
-      ? "datetime"
-      : json.name === "numpy.timedelta64"
-        ? "timedelta"
-        : undefined;
-  if (!kind) return undefined;
-  const where = `data_type ${json.name}`;
-  const config = json.configuration;
-  if (!isJsonObject(config)) {
-    throw new InvalidDataTypeError(
-      `${where} needs a configuration {"unit": ..., "scale_factor": ...}`,
-    );
-  }
-  const extra = Object.keys(config).filter((key) => key !== "unit" && key !== "scale_factor");
-  if (extra.length > 0)
-    throw new InvalidDataTypeError(
-      `${where}: unexpected configuration field(s) ${extra.join(", ")}`,
-    );
-  const unit = parseDateTimeUnit(config.unit, where);
-  return new DateTimeType(kind, unit, parseScaleFactor(config.scale_factor, where));
 }

@@ -1,3 +1,4 @@
+import { miniFloatNaNCode, signBit } from "./minifloat-codes.js";
 // Bit-level conversions for the small floating-point formats of the zarr-extensions registry
 // (bfloat16, float8_*, float6_*, float4_*). One generic decoder and encoder driven by a format
 // table, so every format follows the same rounding rule and the tests can check all codes.
@@ -58,38 +59,6 @@ export const miniFloatFormats: Readonly<Record<string, MiniFloatFormat>> = Objec
     format("float4_e2m1fn", 2, 1, 1, "fn"),
   ].map((f) => [f.name, f]),
 );
-
-/** The code of the sign bit (0 for the unsigned `e8m0` format). */
-function signBit(f: MiniFloatFormat): number {
-  return f.specials === "e8m0" ? 0 : 2 ** (f.bits - 1);
-}
-
-/** The canonical NaN code a format writes (the one its spec names for the fill value `"NaN"`). */
-export function miniFloatNaNCode(f: MiniFloatFormat): number | undefined {
-  switch (f.specials) {
-    case "ieee":
-      return (((2 ** f.exponentBits - 1) << f.mantissaBits) | (1 << (f.mantissaBits - 1))) >>> 0;
-    case "fnuz":
-      return signBit(f);
-    case "e8m0":
-      return 0xff;
-    default:
-      return undefined;
-  }
-}
-
-/** Whether a format has NaN, ±Infinity, and -0. */
-export function miniFloatHas(f: MiniFloatFormat): {
-  nan: boolean;
-  infinity: boolean;
-  negativeZero: boolean;
-} {
-  return {
-    nan: f.specials !== "fn",
-    infinity: f.specials === "ieee",
-    negativeZero: f.specials === "ieee" || f.specials === "fn",
-  };
-}
 
 /** The value of a code (its low `bits` bits; higher bits are ignored, as the specs say). */
 export function decodeMiniFloat(f: MiniFloatFormat, code: number): number {
@@ -183,17 +152,4 @@ export function encodeMiniFloat(f: MiniFloatFormat, value: number): number {
   }
   const code = a === Number.POSITIVE_INFINITY ? largest : a === 0 ? 0 : roundMagnitude(f, a);
   return withSign(Math.min(code, largest));
-}
-
-/** The largest finite value of a format. */
-export function miniFloatMax(f: MiniFloatFormat): number {
-  const sign = signBit(f);
-  switch (f.specials) {
-    case "ieee":
-      return decodeMiniFloat(f, (2 ** f.exponentBits - 1) * 2 ** f.mantissaBits - 1);
-    case "e8m0":
-      return decodeMiniFloat(f, 0xfe);
-    default:
-      return decodeMiniFloat(f, sign - 1);
-  }
 }

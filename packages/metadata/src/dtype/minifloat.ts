@@ -1,16 +1,16 @@
 import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import { InvalidDataTypeError } from "./dtype-errors.js";
+import { miniFloatHas } from "./minifloat-codes.js";
 import {
   decodeMiniFloat,
   encodeMiniFloat,
   type MiniFloatFormat,
   miniFloatFormats,
-  miniFloatHas,
-  miniFloatMax,
 } from "./minifloat-format.js";
-import { floatToJson } from "./numeric.js";
+import { notANumberReason, noV2Form, sameStoredFloat } from "./minifloat-internal.js";
+import { miniFloatMax } from "./minifloat-max.js";
+import { floatToJson } from "./numeric-json.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
 import { ValueTypeError } from "./value-errors.js";
 
@@ -167,24 +167,6 @@ export class MiniFloatCodec {
 function bfloat16FromFloat32Bits(bits: number): number {
   if ((bits & 0x7fffffff) > 0x7f800000) return 0x7fc0;
   return (bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16;
-}
-
-/** Equal as stored values: NaN equals NaN, and -0 differs from 0. */
-export const sameStoredFloat = (a: number, b: number): boolean =>
-  a === b ? a !== 0 || 1 / a === 1 / b : Number.isNaN(a) && Number.isNaN(b);
-
-/** The reason a value that is not a number cannot be stored as a float type. */
-export function notANumberReason(value: unknown): string {
-  return typeof value === "string"
-    ? 'strings are not parsed as numbers; pass a number (Number.NaN, not "NaN")'
-    : "expected a number";
-}
-
-/** A v3-only data type: asking for its v2 form is an error that says so. */
-export function noV2Form(name: string): never {
-  throw new InvalidDataTypeError(
-    `${name} has no Zarr v2 dtype (it is a Zarr v3 extension data type): create the array with zarrFormat 3`,
-  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { bytesToBase64 } from "./base64.js";
-import { FixedBytesBase } from "./fixed-bytes.js";
+import { FixedBytesBase } from "./fixed-bytes-internal.js";
 import type { ZarrFormat } from "./types.js";
 
 /** How a raw-bytes type is named in v3 metadata. */

@@ -2,11 +2,13 @@
 // timedelta64, S / U / V strings and raw bytes, and structured records. They load on first use:
 // loadDataTypes() (lazy-load.ts) imports register-lazy.ts, which calls
 // registerFixedSizeDataTypes() once.
-import { isJsonObject, type JsonValue } from "../json.js";
+import type { JsonValue } from "../json.js";
+import { isJsonObject } from "../json-write.js";
 import { complex64, complex128 } from "./complex.js";
-import { parseDateTimeV2, parseDateTimeV3 } from "./datetime.js";
+import { parseDateTimeV2, parseDateTimeV3 } from "./datetime-parse.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
-import { lengthBytesOf, lengthOfTypestr, NullTerminatedBytesType } from "./fixed-bytes.js";
+import { NullTerminatedBytesType } from "./fixed-bytes.js";
+import { lengthBytesOf, lengthOfTypestr } from "./fixed-bytes-internal.js";
 import { FixedUnicodeType } from "./fixed-unicode.js";
 import { RawBytesType } from "./raw.js";
 import { resolveDataTypeV2, resolveDataTypeV3 } from "./registry.js";

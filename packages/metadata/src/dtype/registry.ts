@@ -1,6 +1,7 @@
 import { UnknownDataTypeError } from "../errors.js";
-import { isJsonObject, type JsonValue } from "../json.js";
-import { checkLimit } from "../limits.js";
+import type { JsonValue } from "../json.js";
+import { isJsonObject } from "../json-write.js";
+import { checkLimit } from "../limit-check.js";
 import { DataTypeNotLoadedError } from "./dtype-errors.js";
 import { dataTypesLoaded, loadBuiltinDataTypes } from "./lazy-load.js";
 import { numericDataTypes } from "./numeric.js";

@@ -1,7 +1,7 @@
 import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import { noV2Form } from "./minifloat.js";
+import { noV2Form } from "./minifloat-internal.js";
 import type { DataType, Endian } from "./types.js";
 import { ValueTypeError } from "./value-errors.js";
 

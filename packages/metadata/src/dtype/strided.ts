@@ -1,4 +1,5 @@
-import { type Chunk, type Container, cOrderStrides, isTypedArray, product } from "./containers.js";
+import { type Chunk, type Container, isTypedArray } from "./containers.js";
+import { cOrderStrides, product } from "./memory-layout.js";
 
 /** One side of a strided copy: a container, the element offset of the first element, strides. */
 export interface StridedView {

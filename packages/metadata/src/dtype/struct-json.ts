@@ -1,7 +1,8 @@
 import { locateError } from "@z/errors";
 import { formatValue } from "../format-value.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../json.js";
-import { checkLimit } from "../limits.js";
+import type { JsonObject, JsonValue } from "../json.js";
+import { isJsonObject } from "../json-write.js";
+import { checkLimit } from "../limit-check.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { V2DataType } from "./registry.js";
 import { type StructFieldSpec, StructType } from "./struct.js";

@@ -1,13 +1,15 @@
 import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
-import { isJsonObject, type JsonValue, stringifyJson } from "../json.js";
-import { checkLimit } from "../limits.js";
+import type { JsonValue } from "../json.js";
+import { isJsonObject, stringifyJson } from "../json-write.js";
+import { checkLimit } from "../limit-check.js";
 import { base64ToBytes, bytesToBase64 } from "./base64.js";
 import { bytesOf } from "./bytes-order.js";
 import type { Container } from "./containers.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
-import { ValueTypeError, valueDescription } from "./value-errors.js";
+import { valueDescription } from "./value-description.js";
+import { ValueTypeError } from "./value-errors.js";
 
 /** One record of a structured array: field name to value (nested records are objects). */
 export type StructValue = { [field: string]: unknown };

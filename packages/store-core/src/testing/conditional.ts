@@ -1,6 +1,7 @@
 import { expect, type TestContext } from "vitest";
 import { ConflictError } from "../errors.js";
-import { hasConditionalWrites, type Readable, type Store, type Writable } from "../store.js";
+import type { Readable, Store, Writable } from "../store.js";
+import { hasConditionalWrites } from "../store-conditional.js";
 import type { ContractContext } from "./context.js";
 import { expectBytes, patternBytes } from "./helpers.js";
 

@@ -1,0 +1,11 @@
+// Shared inside the @z packages, not public: the logger namespace of a store, kept out of store-logging.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+/**
+ * The child namespace of a store's logger, from its class: `FsStore` → `store:fs`,
+ * `HttpStore` → `store:http`, a plain object → `store:custom`.
+ */
+export function storeKind(store: object): string {
+  const name = (store.constructor as { name?: string } | undefined)?.name ?? "";
+  const kind = name.replace(/Store$/, "").toLowerCase();
+  return kind === "" || kind === "object" ? "custom" : kind;
+}

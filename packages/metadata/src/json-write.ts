@@ -1,0 +1,74 @@
+// Shared inside the @z packages, not public: the JSON writer, kept out of json.ts, which the index
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+import { MetadataError, MetadataLimitError } from "./errors.js";
+import { formatValue } from "./format-value.js";
+import type { JsonObject } from "./json.js";
+import { metadataLimits } from "./limits.js";
+
+/**
+ * Serialises a JSON value, writing `bigint` as exact integer digits and non-finite numbers as
+ * the strings `"NaN"`, `"Infinity"`, `"-Infinity"` (metadata never holds bare NaN).
+ * @throws MetadataError for a value JSON cannot hold (a function, a symbol); MetadataLimitError
+ *   for nesting deeper than `maxJsonDepth` (a cycle included)
+ */
+export function stringifyJson(value: unknown, indent = 2): string {
+  return write(value, indent, "", 0);
+}
+
+function write(value: unknown, indent: number, pad: string, depth: number): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) return '"NaN"';
+    if (!Number.isFinite(value)) return value > 0 ? '"Infinity"' : '"-Infinity"';
+    return JSON.stringify(value);
+  }
+  if (typeof value === "string") return asciiJsonString(value);
+  if (typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value !== "object")
+    throw new MetadataError(`Cannot write ${formatValue(value)} (a ${typeof value}) as JSON`);
+  const { maxJsonDepth } = metadataLimits();
+  if (depth >= maxJsonDepth) {
+    throw new MetadataLimitError(
+      `Cannot write JSON nested more than ${maxJsonDepth} levels deep (or holding a cycle)`,
+      "maxJsonDepth",
+      maxJsonDepth,
+      depth + 1,
+    );
+  }
+  const inner = indent > 0 ? pad + " ".repeat(indent) : "";
+  const nl = indent > 0 ? "\n" : "";
+  const sep = indent > 0 ? ": " : ":";
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const items = value.map((v) => inner + write(v, indent, inner, depth + 1));
+    return `[${nl}${items.join(`,${nl}`)}${nl}${pad}]`;
+  }
+  const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return "{}";
+  const items = entries.map(
+    ([k, v]) => `${inner}${asciiJsonString(k)}${sep}${write(v, indent, inner, depth + 1)}`,
+  );
+  return `{${nl}${items.join(`,${nl}`)}${nl}${pad}}`;
+}
+
+/**
+ * A JSON string literal with every non-ASCII character escaped as `\uXXXX`, as Python's json
+ * module writes by default: zarr-python 2 reads metadata as ASCII and fails on raw UTF-8.
+ */
+function asciiJsonString(text: string): string {
+  return JSON.stringify(text).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** Encodes a JSON value as UTF-8 bytes (see {@link stringifyJson}). */
+export function encodeJson(value: unknown, indent = 2): Uint8Array {
+  return new TextEncoder().encode(stringifyJson(value, indent));
+}
+
+/** Whether a JSON value is a plain object (not null, not an array). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
