@@ -131,7 +131,6 @@ function planNode(store: Readable, path: string, spec: NodeInput, defaultFormat:
   return { node: { kind: "group", metadata } };
 }
 
-
 /**
  * Writes many new nodes in one go, the shared path of `createArray`, `createGroup`,
  * `createHierarchy`, the group methods and node copies:

@@ -69,7 +69,7 @@ describe("a node of one format under a group of the other", () => {
             if (present.has(path)) continue;
             await createGroup(store, { path, zarrFormat: format });
             const segments = path.split("/");
-            segments.forEach((_, i) => present.add(segments.slice(0, i + 1).join("/")));
+            for (let i = 1; i <= segments.length; i++) present.add(segments.slice(0, i).join("/"));
           }
           const root = await openGroup(store, { consolidated: false });
           for (const path of paths) expect((await root.get(path)).zarrFormat).toBe(format);
