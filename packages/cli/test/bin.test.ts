@@ -326,10 +326,7 @@ describe("zarr get summarises a large array", () => {
     // Whole chunks are read with `get`, or with `getInto` into a reused buffer.
     const chunkRead = / (?:get|getInto) "(c\/\d+)"/;
     const chunkReads = result.stderr.split("\n").filter((line) => chunkRead.test(line));
-    expect(chunkReads.map((line) => chunkRead.exec(line)![1]).sort()).toEqual([
-      "c/0",
-      "c/99",
-    ]);
+    expect(chunkReads.map((line) => chunkRead.exec(line)![1]).sort()).toEqual(["c/0", "c/99"]);
   });
 });
 
