@@ -3,11 +3,9 @@ import {
   type BasicSelection,
   type BlockItem,
   blockIndexer,
-  CoordinateIndexer,
   type CoordinateSelection,
   type Indexer,
   type Mask,
-  OrthogonalIndexer,
   type OrthogonalItem,
   slice,
 } from "@z/indexing";
@@ -15,7 +13,7 @@ import type { ArrayMetadata, Chunk, Container, DataType, JsonObject } from "@z/m
 import { checkAttributes, formatValue, product } from "@z/metadata/internal";
 import { isWritable, joinKey, type Readable, type Writable } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
-import { type AnySelection, indexerFor } from "./any-selection.js";
+import type { AnySelection } from "./any-selection.js";
 import type { ChunkAccess } from "./chunk-access.js";
 import { ChunkIo } from "./chunk-io.js";
 import type { ContainerOf } from "./container-types.js";
@@ -31,6 +29,8 @@ import { readSelection, type SelectionOptions, writeSelection } from "./selectio
 import { shardingOf } from "./sharding-config.js";
 import { type NdValue, resolveValue, type SetValue } from "./values.js";
 
+/** The indexers of the other selection modes, loaded on first use (see selection-indexers.ts). */
+const selectionIndexers = () => import("./selection-indexers.js");
 /** How an array object was opened. */
 export interface ArrayState {
   /**
@@ -234,6 +234,7 @@ export class ZarrArray<C extends Container = Container> {
     selection: readonly OrthogonalItem[] | OrthogonalItem,
     options?: SelectionOptions,
   ): Promise<Chunk<C>> {
+    const { OrthogonalIndexer } = await selectionIndexers();
     return this.read(
       new OrthogonalIndexer(selection, this.metadata.shape, this.access.chunkShape),
       options,
@@ -246,6 +247,7 @@ export class ZarrArray<C extends Container = Container> {
     value: SetValue,
     options?: SelectionOptions,
   ): Promise<void> {
+    const { OrthogonalIndexer } = await selectionIndexers();
     await this.write(
       new OrthogonalIndexer(selection, this.metadata.shape, this.access.chunkShape),
       value,
@@ -262,6 +264,7 @@ export class ZarrArray<C extends Container = Container> {
     selection: CoordinateSelection,
     options?: SelectionOptions,
   ): Promise<Chunk<C>> {
+    const { CoordinateIndexer } = await selectionIndexers();
     return this.read(
       new CoordinateIndexer(selection, this.metadata.shape, this.access.chunkShape),
       options,
@@ -274,6 +277,7 @@ export class ZarrArray<C extends Container = Container> {
     value: SetValue,
     options?: SelectionOptions,
   ): Promise<void> {
+    const { CoordinateIndexer } = await selectionIndexers();
     await this.write(
       new CoordinateIndexer(selection, this.metadata.shape, this.access.chunkShape),
       value,
@@ -286,6 +290,7 @@ export class ZarrArray<C extends Container = Container> {
    * @throws SelectionError when the mask's shape is not the array's
    */
   async getMask(mask: Mask, options?: SelectionOptions): Promise<Chunk<C>> {
+    const { CoordinateIndexer } = await selectionIndexers();
     return this.read(
       CoordinateIndexer.fromMask(mask, this.metadata.shape, this.access.chunkShape),
       options,
@@ -294,6 +299,7 @@ export class ZarrArray<C extends Container = Container> {
 
   /** Writes the elements where a mask is true: a scalar, or one value per true element. */
   async setMask(mask: Mask, value: SetValue, options?: SelectionOptions): Promise<void> {
+    const { CoordinateIndexer } = await selectionIndexers();
     await this.write(
       CoordinateIndexer.fromMask(mask, this.metadata.shape, this.access.chunkShape),
       value,
@@ -338,6 +344,7 @@ export class ZarrArray<C extends Container = Container> {
    * or axis mask makes it orthogonal, and the rest is a basic selection.
    */
   async getSelection(selection: AnySelection, options?: SelectionOptions): Promise<Chunk<C>> {
+    const { indexerFor } = await selectionIndexers();
     return this.read(indexerFor(selection, this.metadata, this.access.chunkShape), options);
   }
 
@@ -347,6 +354,7 @@ export class ZarrArray<C extends Container = Container> {
     value: SetValue,
     options?: SelectionOptions,
   ): Promise<void> {
+    const { indexerFor } = await selectionIndexers();
     await this.write(indexerFor(selection, this.metadata, this.access.chunkShape), value, options);
   }
 

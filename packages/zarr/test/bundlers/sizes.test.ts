@@ -15,15 +15,16 @@ if (!built)
  * crc32c, the filters, ...) and data type (complex, datetime, strings, Arrow, ...) loads when an
  * array's metadata first names it, and so does the sharded read/write path.
  *
- * The goal for the core app is 40 kB; it measures 42.5 kB, the umbrella app 47.9 kB. esbuild's
+ * The goal for the core app is 40 kB; it measures 42.4 kB, the umbrella app 47.5 kB. esbuild's
  * code splitting treats a barrel of named re-exports as a module of its own, so a module
  * re-exported by name that a lazy chunk also uses moves into the first load; the build turns
  * every named block that names a whole module into `export *` (same names,
  * tools/build/split-friendly-barrels.mjs), and every module an index re-exports holds public
  * names only (helpers shared between files or packages live in files of their own, such as
  * json-write.ts next to json.ts), so nothing stays named but `group.js` (not in this app). The
- * rest of the way needs the rarely used ZarrArray methods (orthogonal, coordinate and mask
- * selections, set, resize, info: about 12 kB minified) out of the class.
+ * orthogonal, point and mask indexers load on first use (array/src/selection-indexers.ts).
+ * The rest of the way: the logging proxy, the rectilinear chunk grid and resize behind loaders
+ * (each a further file, which costs gzip some of what it saves).
  */
 const BUDGET = {
   /** The documented lightest way: @z/array + @z/store-http (+ @z/indexing for `slice`). */
