@@ -44,6 +44,7 @@ export {
 export { checkAttributes, checkJsonValue, USER_JSON_DEPTH_MARGIN } from "./json-check.js";
 export { encodeJson, isJsonObject, stringifyJson } from "./json-write.js";
 export { checkLimit } from "./limit-check.js";
+export { type OnceLoader, runLoaderOnce } from "./load-once.js";
 export type { V2Layout } from "./v2.js";
 export {
   arrayMetadataToV2Json,

@@ -1,5 +1,6 @@
 import { AbortError, throwIfAborted } from "@z/store-core";
 import { backoffDelay, HttpError, type RetryInfo } from "@z/store-http";
+import { sleep } from "@z/store-http/internal";
 import { uriEncode } from "./sigv4.js";
 
 /** The largest bucket-level answer read (a listing page of 1000 keys is well under 1 MiB). */
@@ -23,20 +24,6 @@ export interface BucketClientOptions {
 /** Whether S3 asks to come back later: 5xx (503 SlowDown among them) or 429, not 501/505. */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
-}
-
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortError(signal!.reason));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /**
@@ -114,7 +101,7 @@ export class BucketClient {
         status: failure.status || undefined,
         error: failure.cause,
       });
-      await wait(delayMs, init.signal);
+      await sleep(delayMs, init.signal);
     }
   }
 

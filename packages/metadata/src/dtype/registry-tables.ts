@@ -1,6 +1,8 @@
 // The registry's tables, apart from its public functions so that the built-in data types that
 // load on first use (register-lazy.ts) can add themselves behind anything registered already.
+
 import type { JsonValue } from "../json.js";
+import { type OnceLoader, runLoaderOnce } from "../load-once.js";
 import type { DataType, Endian } from "./types.js";
 
 /** A data type read from v2 metadata, with the byte order its type string names. */
@@ -40,31 +42,13 @@ export function addBuiltinDataType(
 }
 
 /** A module that registers data types when imported, and the descriptions it may resolve. */
-export interface DataTypeLoader {
+export interface DataTypeLoader extends OnceLoader {
   /** Whether the module may resolve a `data_type` / `dtype` description. */
   readonly matches: (json: JsonValue) => boolean;
-  /** Imports the module (which registers its data types). */
-  readonly load: () => Promise<unknown>;
-  /** The import under way or done; `undefined` before it starts or after a failure. */
-  pending?: Promise<void>;
-  /** Whether the import finished. */
-  done: boolean;
 }
 
 /** The loaders extensions registered with `registerDataTypeLoader`. */
 export const dataTypeLoaders: DataTypeLoader[] = [];
 
-/** Runs a loader once (again after a failure, which may be a passing network error). */
-export function runDataTypeLoader(loader: DataTypeLoader): Promise<void> {
-  if (loader.done) return Promise.resolve();
-  loader.pending ??= loader.load().then(
-    () => {
-      loader.done = true;
-    },
-    (error: unknown) => {
-      loader.pending = undefined;
-      throw error;
-    },
-  );
-  return loader.pending;
-}
+/** Runs a data type loader once (see {@link runLoaderOnce}). */
+export const runDataTypeLoader: (loader: DataTypeLoader) => Promise<void> = runLoaderOnce;
