@@ -199,6 +199,16 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.date({ min: new Date(-1e14), max: new Date(1e14) }),
 );
 
+/** A value for an assertion message; objects such as `{toString: 0}` cannot be turned into strings. */
+function label(value: unknown): string {
+  if (typeof value === "symbol") return "symbol";
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 describe("set stores what the reference rule says, or throws a branded error and writes nothing", () => {
   it("one value into one element of every data type", async () => {
     const arrays = await Promise.all(DATA_TYPES.map((dataType) => mapStoreArray(dataType)));
@@ -212,7 +222,7 @@ describe("set stores what the reference rule says, or throws a branded error and
             () => undefined,
             (e: unknown) => e,
           );
-          const where = `${dataType.name} <- ${String(typeof value === "symbol" ? "symbol" : value)}`;
+          const where = `${dataType.name} <- ${label(value)}`;
           if (verdict === "error") {
             expect(isZarrError(error), where).toBe(true);
             expect(store, where).toEqual(before);
