@@ -2,7 +2,7 @@
 // zarrita and zarr-python 2 (Debian's /usr/bin/python3, when present) on v2 arrays.
 // Options: --size full|small|tiny, --codecs none,gzip,zstd,blosc,
 // --ops write,read,chunk,python,sharded,strings, --repeats N, --chunk-reads N, --fsync on|off,
-// --seed N, --workers N (or BENCH_SIZE, BENCH_CODECS, ...).
+// --seed N, --workers auto|N (or BENCH_SIZE, BENCH_CODECS, ...).
 // Tables go to stdout, progress to stderr, the results as JSON to bench/data/results.json.
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

@@ -9,7 +9,7 @@ export interface BenchOptions {
   chunkReads: number;
   fsync: boolean;
   seed: number;
-  workers: number;
+  workers: number | "auto";
 }
 export const SIZES: Record<"full" | "small" | "tiny", number[]>;
 export const OPS: string[];

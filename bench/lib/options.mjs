@@ -23,7 +23,9 @@ export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
  * - `--chunk-reads N` (BENCH_CHUNK_READS): single-chunk reads per library and run, default 64.
  * - `--fsync on|off` (BENCH_FSYNC): our FsStore's `fsync` option, default on (its default).
  * - `--seed N` (BENCH_SEED): seed of the generated volume and of the chunk choice, default 1.
- * - `--workers 0|1|2...` (BENCH_WORKERS): worker_threads decoding our chunks, default 0 (inline).
+ * - `--workers auto|0|1|2...` (BENCH_WORKERS): where our chunks decode: `auto` (the default) as
+ *   the library does by default (Node: a shared pool of cores - 1 worker_threads for codecs that
+ *   work on the calling thread), 0 on the main thread, N in a pool of N workers.
  */
 export function parseOptions(argv = [], env = {}) {
   const given = {};
@@ -55,7 +57,7 @@ export function parseOptions(argv = [], env = {}) {
     chunkReads: positive(pick("chunk-reads") ?? "64", "chunk-reads"),
     fsync: onOff(pick("fsync") ?? "on", "fsync"),
     seed: positive(pick("seed") ?? "1", "seed"),
-    workers: count(pick("workers") ?? "0", "workers"),
+    workers: workersOption(pick("workers") ?? "auto"),
   };
 }
 
@@ -91,4 +93,9 @@ function onOff(text, name) {
   if (text === "on" || text === "true" || text === "1") return true;
   if (text === "off" || text === "false" || text === "0") return false;
   throw new Error(`--${name} must be on or off, got "${text}"`);
+}
+
+/** `auto`, or a worker count (0: the main thread). */
+function workersOption(text) {
+  return text === "auto" ? "auto" : count(text, "workers");
 }

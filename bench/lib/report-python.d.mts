@@ -3,7 +3,7 @@ import type { PythonResult } from "./versus-python.mjs";
 export function formatPythonReport(report: {
   results: PythonResult[];
   versions?: { zarr: string; numcodecs: string };
-  workers: number;
+  workers: number | "auto";
   missing?: string;
 }): string;
 export function formatShardedReport(result: ShardedResult): string;

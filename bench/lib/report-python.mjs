@@ -28,7 +28,7 @@ export function formatPythonReport({ results, versions, workers, missing }) {
   if (missing) return `zarr-python 2 comparison left out: ${missing}`;
   const out = [
     `@z vs zarrita vs zarr-python ${versions.zarr} (numcodecs ${versions.numcodecs}), v2 arrays written by zarr-python 2;`,
-    `our worker_threads: ${workers || "none (inline)"}; MiB/s of the median run.`,
+    `our decoding: ${workersLabel(workers)}; MiB/s of the median run.`,
   ];
   for (const op of ["write", "read", "chunk", "slab"]) {
     const rows = results.filter((r) => r.op === op);
@@ -89,4 +89,11 @@ export function formatShardedReport(result) {
       ],
     ]),
   ].join("\n");
+}
+
+/** How `--workers` reads in the report. */
+function workersLabel(workers) {
+  if (workers === "auto" || workers === undefined)
+    return "the library's default (Node: a shared pool of cores - 1 worker_threads for blosc, lz4, WASM zstd)";
+  return workers ? `a pool of ${workers} worker_threads` : "inline, on the main thread";
 }

@@ -22,8 +22,8 @@ const MiB = 1024 * 1024;
 let read;
 if (library === "ours") {
   const arr = await openArray(new FsStore(dir));
-  const pool = poolFor(Number(workers ?? 0));
-  read = () => arr.get(null, { workers: pool ?? false });
+  const pool = poolFor(workers === "auto" || workers === undefined ? "auto" : Number(workers));
+  read = () => arr.get(null, { workers: pool });
 } else {
   const arr = await zarrita.open(new FileSystemStore(dir), { kind: "array" });
   read = () => zarrita.get(arr);

@@ -29,7 +29,7 @@ export async function benchSharded(volume, dir, options, settings, say) {
     fillValue: 0,
   });
   await arr.set(null, { data: volume.data, shape: volume.shape });
-  const workers = poolFor(options.workers) ?? false;
+  const workers = poolFor(options.workers);
   const ours = await openArray(new FsStore(dir));
   const theirs = await zarrita.open.v3(new FileSystemStore(dir), { kind: "array" });
   const libs = [

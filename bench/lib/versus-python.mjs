@@ -26,7 +26,7 @@ export const V2_COMPRESSORS = {
 
 /** Our side: v2 writes, and reads that open the array anew (as the other two do per call). */
 function oursV2(options) {
-  const workers = poolFor(options.workers) ?? false;
+  const workers = poolFor(options.workers);
   return {
     name: "ours",
     async write(dir, volume, codec, settings) {

@@ -32,7 +32,9 @@ describe("bench harness", () => {
     expect(parseOptions([], {}).shape).toEqual([256, 512, 512]);
     expect(() => parseOptions(["--codecs", "lzma"], {})).toThrow(/unknown "lzma"/);
     expect(() => parseOptions(["--size", "huge"], {})).toThrow(/--size/);
-    expect(parseOptions([], {}).workers).toBe(0);
+    expect(parseOptions([], {}).workers).toBe("auto");
+    expect(parseOptions(["--workers", "0"], {}).workers).toBe(0);
+    expect(parseOptions(["--workers", "auto"], { BENCH_WORKERS: "1" }).workers).toBe("auto");
     expect(parseOptions(["--workers", "2"], { BENCH_WORKERS: "1" }).workers).toBe(2);
     expect(parseOptions([], { BENCH_WORKERS: "1" }).workers).toBe(1);
     expect(() => parseOptions(["--workers", "-1"], {})).toThrow(/--workers/);

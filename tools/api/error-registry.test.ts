@@ -70,6 +70,7 @@ const REGISTERED = {
   UsageError: true,
   ValueShapeError: true,
   ValueTypeError: true,
+  WorkerFailedError: true,
   WorkerPoolClosedError: true,
   ZarrError: true,
   ZipError: true,

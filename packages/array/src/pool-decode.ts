@@ -1,11 +1,17 @@
 import type { ChunkDecodePool, ChunkSpec } from "@z/codecs";
-import { defaultDecodePool, isMissingRegistration } from "@z/codecs/internal";
+import {
+  implicitDecodePool,
+  isMissingRegistration,
+  isSharedDecodePool,
+  retireSharedDecodePool,
+} from "@z/codecs/internal";
 import type { Chunk, NamedConfig } from "@z/metadata";
 
 /**
  * Sends one kind of chunk (an array's chunks, or a sharded array's inner chunks) to the worker
- * pool a read names, or the default pool. A worker that lacks a codec or data type registered
- * only on this thread sends these chunks back to inline decoding from then on.
+ * pool a read names, or the default pool (see `implicitDecodePool`). A worker that lacks a codec
+ * or data type registered only on this thread sends these chunks back to inline decoding from
+ * then on; so does a failure of the shared pool nobody asked for (its workers could not start).
  */
 export class PoolDecoder {
   private workersLackRegistration = false;
@@ -18,8 +24,8 @@ export class PoolDecoder {
 
   /** The pool a read should decode in, or undefined for inline. */
   poolFor(options: { workers?: ChunkDecodePool | false }): ChunkDecodePool | undefined {
-    if (this.workersLackRegistration) return undefined;
-    return options.workers === false ? undefined : (options.workers ?? defaultDecodePool());
+    if (this.workersLackRegistration || options.workers === false) return undefined;
+    return options.workers ?? implicitDecodePool(this.codecs);
   }
 
   /**
@@ -34,14 +40,23 @@ export class PoolDecoder {
     again: () => Promise<Uint8Array | undefined> = async () => bytes,
   ): Promise<Chunk> {
     const { zarrFormat } = this;
+    const shared = isSharedDecodePool(pool);
     try {
       return await pool.decode(bytes, this.codecs, this.spec, { zarrFormat, ...options });
     } catch (error) {
-      if (!isMissingRegistration(error)) throw error;
-      this.workersLackRegistration = true;
+      // The shared pool failing (or closed by another read's failure) is no reason to fail a read.
+      if (shared && isWorkerFailure(error)) retireSharedDecodePool();
+      else if (isMissingRegistration(error)) this.workersLackRegistration = true;
+      else throw error;
       const stored = bytes.byteLength === 0 && options.transfer ? await again() : bytes;
       if (stored === undefined) throw error;
       return inline(stored);
     }
   }
+}
+
+/** Whether a pool's error says its worker could not start or died, or the pool was closed. */
+function isWorkerFailure(error: unknown): boolean {
+  const name = error instanceof Error ? error.name : "";
+  return name === "WorkerFailedError" || name === "WorkerPoolClosedError";
 }

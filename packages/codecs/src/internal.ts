@@ -12,3 +12,8 @@ export { shuffleBytes, unshuffleBytes } from "./filters/shuffle-bytes.js";
 export { DEFAULT_INDEX_CODECS, parseShardingConfiguration } from "./sharding/config.js";
 export { EMPTY_ENTRY } from "./sharding/shard-index-entry.js";
 export { defaultDecodePool, isMissingRegistration } from "./workers/decode-pool-default.js";
+export {
+  implicitDecodePool,
+  isSharedDecodePool,
+  retireSharedDecodePool,
+} from "./workers/implicit-pool.js";

@@ -14,7 +14,7 @@ import {
   setDefaultDecodePool,
 } from "@z/codecs";
 import { chunkValues } from "@z/codecs/testing";
-import { createWorkerPool, type WorkerPool } from "@z/codecs/workers";
+import { createWorkerPool, WorkerFailedError, type WorkerPool } from "@z/codecs/workers";
 import { slice } from "@z/indexing";
 import { type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
 import { havePython, runPython } from "@z/test-utils";
@@ -77,7 +77,7 @@ describe("the worker_threads decode pool", () => {
       : undefined;
     cases = await workerCases(bz2);
     workerUrl = await buildWorker();
-    pool = createWorkerPool({ workerUrl, size: 2, inlineBelow: 0 });
+    pool = createWorkerPool({ workerUrl, size: 2, inlineBelow: 0, inlineWhenBusy: false });
   }, 180_000);
 
   afterAll(() => {
@@ -119,7 +119,13 @@ describe("the worker_threads decode pool", () => {
     ];
     const int32 = resolveDataTypeV3("int32");
     // One worker and a short queue, so decodes also wait for room.
-    const small = createWorkerPool({ workerUrl, size: 1, inlineBelow: 0, maxQueued: 2 });
+    const small = createWorkerPool({
+      workerUrl,
+      size: 1,
+      inlineBelow: 0,
+      maxQueued: 2,
+      inlineWhenBusy: false,
+    });
     const job = fc.record({
       height: fc.integer({ min: 1, max: 40 }),
       width: fc.integer({ min: 1, max: 40 }),
@@ -189,7 +195,13 @@ describe("the worker_threads decode pool", () => {
   });
 
   it("aborting drops queued decodes: they reject and never reach a worker", async () => {
-    const one = createWorkerPool({ workerUrl, size: 1, inlineBelow: 0, maxQueued: 50 });
+    const one = createWorkerPool({
+      workerUrl,
+      size: 1,
+      inlineBelow: 0,
+      maxQueued: 50,
+      inlineWhenBusy: false,
+    });
     try {
       const c = cases.find((x) => x.label === "zstd") as WorkerCase;
       const spec = specOf(c);
@@ -306,6 +318,7 @@ describe("the worker_threads decode pool", () => {
       workerUrl: pathToFileURL(path.join(outDir, "no-such-worker.mjs")),
       size: 1,
       inlineBelow: 0,
+      inlineWhenBusy: false,
     });
     try {
       const c = cases.find((x) => x.label === "gzip") as WorkerCase;
@@ -315,12 +328,39 @@ describe("the worker_threads decode pool", () => {
         ),
       );
       for (const error of outcomes) {
+        expect(error).toBeInstanceOf(WorkerFailedError);
         expect(error).toBeInstanceOf(CodecError);
         expect((error as Error).message).toMatch(/codec worker/);
       }
       expect(broken.stats()).toMatchObject({ queued: 0, running: 0 });
     } finally {
       broken.close();
+    }
+  });
+  it("while every worker is busy, the calling thread decodes too (inlineWhenBusy, Node's default)", async () => {
+    const helping = createWorkerPool({ workerUrl, size: 1, inlineBelow: 0 });
+    expect(helping.inlineWhenBusy).toBe(true);
+    try {
+      const heavy = cases.filter((c) => c.label.startsWith("blosc") || c.label === "gzip");
+      expect(heavy.length).toBeGreaterThan(0);
+      const jobs = Array.from({ length: 24 }, (_, i) => heavy[i % heavy.length]);
+      const results = await Promise.all(
+        jobs.map((c) =>
+          helping.decode(bytesOf(c), c.codecs, specOf(c), { zarrFormat: c.zarrFormat }),
+        ),
+      );
+      for (const [i, c] of jobs.entries()) {
+        const spec = specOf(c);
+        const inline = await CodecPipeline.create(c.codecs, spec, c.zarrFormat).decode(bytesOf(c));
+        expect(chunkValues(results[i], spec), c.label).toEqual(chunkValues(inline, spec));
+      }
+      // One worker runs one decode and has one waiting: the rest were decoded here.
+      const { dispatched, inline } = helping.stats();
+      expect(dispatched).toBeGreaterThanOrEqual(1);
+      expect(inline).toBeGreaterThanOrEqual(1);
+      expect(dispatched + inline).toBe(jobs.length);
+    } finally {
+      helping.close();
     }
   });
 });

@@ -3,19 +3,26 @@
 // `@z/codecs` index re-exports that file whole (tools/build/split-friendly-barrels.mjs).
 import type { ChunkDecodePool } from "./decode-pool.js";
 
-let defaultPool: ChunkDecodePool | undefined;
+/** What `setDefaultDecodePool` chose: a pool, `false` (inline), or undefined (the platform's way). */
+let chosen: ChunkDecodePool | false | undefined;
 
-/** Records the pool {@link defaultDecodePool} returns (what `setDefaultDecodePool` stores). */
-export function storeDefaultDecodePool(pool: ChunkDecodePool | undefined): void {
-  defaultPool = pool;
+/** Records what `setDefaultDecodePool` was given. */
+export function storeDefaultDecodePool(pool: ChunkDecodePool | false | undefined): void {
+  chosen = pool;
+}
+
+/** What `setDefaultDecodePool` was given last: a pool, `false`, or undefined (nothing, or reset). */
+export function chosenDecodePool(): ChunkDecodePool | false | undefined {
+  return chosen;
 }
 
 /**
- * The pool set with {@link setDefaultDecodePool}, if any.
+ * The pool set with {@link setDefaultDecodePool}, if any (not the shared pool Node reads use
+ * when none is set).
  * @category Workers
  */
 export function defaultDecodePool(): ChunkDecodePool | undefined {
-  return defaultPool;
+  return chosen === false ? undefined : chosen;
 }
 
 /**

@@ -36,16 +36,26 @@ export interface ChunkDecodePool {
 }
 
 /**
- * Sets (or with `undefined`, clears) the pool every array read decodes its chunks in unless the
- * call says otherwise (`{ workers: false }` or another pool).
+ * Sets the pool every array read decodes its chunks in unless the call says otherwise
+ * (`{ workers: false }` or another pool); `false` decodes on the calling thread by default;
+ * `undefined` goes back to the platform's way. That is, in Node on two or more cores, a shared
+ * pool of cores − 1 worker_threads, started on the first chunk whose codecs do enough work on
+ * the calling thread (blosc, lz4, the filters, zstd before Node 22.15; not gzip or zlib, which
+ * node:zlib already decodes on its own threads); while every worker is busy, the calling thread
+ * decodes too. In browsers, decoding stays inline unless a pool is set.
  * @example
  * ```ts
  * import { createWorkerPool } from "@z/codecs/workers";
- * setDefaultDecodePool(createWorkerPool());
+ * setDefaultDecodePool(createWorkerPool({ size: 4 }));
+ * setDefaultDecodePool(false); // decode on the calling thread
  * ```
  * @category Workers
  */
-export function setDefaultDecodePool(pool: ChunkDecodePool | undefined): void {
+export function setDefaultDecodePool(pool: ChunkDecodePool | false | undefined): void {
+  if (pool !== undefined && pool !== false && typeof pool?.decode !== "function")
+    throw new TypeError(
+      "setDefaultDecodePool takes a pool (with a decode method), false or undefined",
+    );
   storeDefaultDecodePool(pool);
 }
 

@@ -17,6 +17,7 @@ export type { ChunkSpecJson } from "./spec-json.js";
 export {
   type PoolWorker,
   type PoolWorkerFactory,
+  WorkerFailedError,
   WorkerPool,
   WorkerPoolClosedError,
   type WorkerPoolOptions,

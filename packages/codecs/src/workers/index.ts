@@ -18,6 +18,7 @@ export { createWorkerPool, type WebWorkerPoolOptions } from "./web-pool.js";
 export {
   type PoolWorker,
   type PoolWorkerFactory,
+  WorkerFailedError,
   WorkerPool,
   WorkerPoolClosedError,
   type WorkerPoolOptions,

@@ -16,8 +16,8 @@ export interface NodeWorkerPoolOptions extends WorkerPoolOptions {
 
 /**
  * A pool of worker_threads that decode chunks, for `arr.get(selection, { workers: pool })` or
- * `setDefaultDecodePool(pool)`. Workers are unreferenced: an idle pool does not keep the
- * process alive.
+ * `setDefaultDecodePool(pool)`. An idle pool does not keep the process alive (a worker with a
+ * decode to finish does). While every worker is busy, the calling thread decodes too (`inlineWhenBusy`).
  * @example
  * ```ts
  * import { createWorkerPool } from "@z/codecs/workers";
@@ -31,19 +31,23 @@ export function createWorkerPool(options: NodeWorkerPoolOptions = {}): WorkerPoo
   const url = options.workerUrl ?? new URL("./node-worker.js", import.meta.url);
   const start: PoolWorkerFactory = (onReply, onFailure) => {
     const worker = new Worker(url, { name: "zarr-codecs" });
-    worker.unref();
     worker.on("message", (reply: DecodeReply) => onReply(reply));
     worker.on("error", (error: Error) => onFailure(error));
     worker.on("exit", (code) => {
       if (code !== 0) onFailure(new Error(`the worker exited with code ${code}`));
     });
+    // Idle workers do not keep the process alive; one with a decode to finish does (the pool
+    // refs it while busy). After the listeners: adding a "message" listener refs it again.
+    worker.unref();
     return {
       postMessage: (message, transfer) => worker.postMessage(message, transfer),
       terminate: () => worker.terminate(),
+      busy: (busy) => (busy ? worker.ref() : worker.unref()),
     };
   };
   return new WorkerPool(start, {
     ...options,
+    inlineWhenBusy: options.inlineWhenBusy ?? true,
     size: options.size ?? defaultWorkerCount(availableParallelism()),
   });
 }

@@ -11,6 +11,7 @@ import { decodableInWorker, specToJson } from "./spec-json.js";
 declare module "@z/errors" {
   interface ZarrErrorMap {
     WorkerPoolClosedError: WorkerPoolClosedError;
+    WorkerFailedError: WorkerFailedError;
   }
 }
 
@@ -20,6 +21,11 @@ export interface PoolWorker {
   postMessage(message: DecodeRequest, transfer: ArrayBuffer[]): void;
   /** Stops the worker. */
   terminate(): unknown;
+  /**
+   * Hears whether the worker has a decode to finish: a Node worker keeps the process alive only
+   * then (an idle pool must not hold it open, a pending read must).
+   */
+  busy?(busy: boolean): void;
 }
 
 /**
@@ -45,6 +51,12 @@ export interface WorkerPoolOptions {
    * bytes are queued, so memory stays bounded. Default four per worker.
    */
   maxQueued?: number;
+  /**
+   * While every worker is busy and decodes are waiting, decode the next chunk on the calling
+   * thread rather than queue it, so that thread's core works too. Default: true in Node (a
+   * read's thread has nothing else to do), false in browsers (it is the page's UI thread).
+   */
+  inlineWhenBusy?: boolean;
 }
 
 /** What the pool has been doing, for tests and monitoring. */
@@ -65,6 +77,16 @@ export interface WorkerPoolStats {
 export class WorkerPoolClosedError extends CodecError {
   static {
     nameErrorClass(WorkerPoolClosedError, "WorkerPoolClosedError");
+  }
+}
+
+/**
+ * The error a decode rejects with when its worker could not start (a missing or broken worker
+ * module, workers not allowed here) or failed while decoding (it crashed or exited).
+ */
+export class WorkerFailedError extends CodecError {
+  static {
+    nameErrorClass(WorkerFailedError, "WorkerFailedError");
   }
 }
 
@@ -102,6 +124,8 @@ export class WorkerPool implements ChunkDecodePool {
   readonly inlineBelow: number;
   /** The most decodes that wait for a worker. */
   readonly maxQueued: number;
+  /** Whether the calling thread decodes while every worker is busy. */
+  readonly inlineWhenBusy: boolean;
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private readonly roomWaiters: (() => void)[] = [];
@@ -124,6 +148,7 @@ export class WorkerPool implements ChunkDecodePool {
       throw new RangeError(`A worker pool's size must be an integer >= 1, got ${this.size}`);
     this.inlineBelow = options.inlineBelow ?? 64 * 1024;
     this.maxQueued = options.maxQueued ?? 4 * this.size;
+    this.inlineWhenBusy = options.inlineWhenBusy ?? false;
     if (!Number.isInteger(this.maxQueued) || this.maxQueued < 1)
       throw new RangeError(`maxQueued must be an integer >= 1, got ${this.maxQueued}`);
   }
@@ -138,7 +163,7 @@ export class WorkerPool implements ChunkDecodePool {
     if (this.closed) throw new WorkerPoolClosedError("The codec worker pool is closed");
     const specJson = specToJson(spec);
     const decodedBytes = product(spec.shape) * spec.dataType.itemSize;
-    if (decodedBytes < this.inlineBelow || !decodableInWorker(spec)) {
+    if (decodedBytes < this.inlineBelow || !decodableInWorker(spec) || this.callerShouldHelp()) {
       this.inline++;
       return cachedPipeline(codecs, specJson, options.zarrFormat).decode(bytes);
     }
@@ -160,6 +185,13 @@ export class WorkerPool implements ChunkDecodePool {
       this.queue.push(job);
       this.pump();
     });
+  }
+
+  /** Whether every worker is busy with decodes waiting behind them, and the caller may help. */
+  private callerShouldHelp(): boolean {
+    if (!this.inlineWhenBusy || this.queue.length === 0 || this.slots.length < this.size)
+      return false;
+    return this.slots.every((slot) => slot.job !== undefined);
   }
 
   /** What the pool is doing now and has done. */
@@ -273,7 +305,7 @@ export class WorkerPool implements ChunkDecodePool {
           slot = this.addSlot();
         } catch (error) {
           // A worker that cannot even be constructed (a bad URL, workers not allowed here).
-          const failure = new CodecError(`Cannot start a codec worker: ${String(error)}`, {
+          const failure = new WorkerFailedError(`Cannot start a codec worker: ${String(error)}`, {
             cause: error,
           });
           if (this.slots.length === 0)
@@ -284,6 +316,7 @@ export class WorkerPool implements ChunkDecodePool {
       if (!slot) return;
       const job = this.queue.shift() as Job;
       this.wakeOne();
+      slot.worker.busy?.(true);
       slot.job = job;
       this.dispatched++;
       const { request } = job;
@@ -304,6 +337,7 @@ export class WorkerPool implements ChunkDecodePool {
   private onReply(slot: Slot, reply: DecodeReply): void {
     const job = slot.job;
     slot.job = undefined;
+    if (this.queue.length === 0) slot.worker.busy?.(false);
     if (job && job.request.id === reply.id) {
       if ("error" in reply) this.settle(job, errorFromJson(reply.error));
       else this.settle(job, { data: rewrap(reply.data, job.spec), ...shapeOf(reply) }, true);
@@ -317,7 +351,9 @@ export class WorkerPool implements ChunkDecodePool {
     if (at < 0) return; // already dropped (an exit after an error) or the pool is closed
     this.slots.splice(at, 1);
     slot.worker.terminate();
-    const failure = new CodecError(`A codec worker failed: ${error.message}`, { cause: error });
+    const failure = new WorkerFailedError(`A codec worker failed: ${error.message}`, {
+      cause: error,
+    });
     if (slot.job) this.settle(slot.job, failure);
     // With no worker left that could start, queued jobs would wait forever: fail them too.
     if (this.slots.length === 0) for (const job of this.queue.splice(0)) this.settle(job, failure);
