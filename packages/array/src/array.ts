@@ -25,7 +25,12 @@ import { writeDocuments } from "./metadata-io.js";
 import { arrayMetadataDocuments, type NodeMetadata } from "./node-documents.js";
 import { loggedAccess } from "./node-logging.js";
 import { checkNewShape, shrinkChunks } from "./resize.js";
-import { readSelection, type SelectionOptions, writeSelection } from "./selection-io.js";
+import {
+  type ReadOptions,
+  readSelection,
+  type SelectionOptions,
+  writeSelection,
+} from "./selection-io.js";
 import { shardingOf } from "./sharding-config.js";
 import { type NdValue, resolveValue, type SetValue } from "./values.js";
 
@@ -141,9 +146,12 @@ export class ZarrArray<C extends Container = Container> {
   get size(): number {
     return product(this.metadata.shape);
   }
-  /** The element type. */
-  get dataType(): DataType {
-    return this.metadata.dataType;
+  /**
+   * The element type; its `create(n)` makes a container of the class reads return (what the
+   * `out` option of a read takes).
+   */
+  get dataType(): DataType<unknown, C> {
+    return this.metadata.dataType as DataType<unknown, C>;
   }
   /** The element type's name (v3 name, e.g. `"float32"`). */
   get dtype(): string {
@@ -180,18 +188,25 @@ export class ZarrArray<C extends Container = Container> {
    * ```ts
    * const { data, shape, stride } = await arr.get([0, slice(10, 20), slice(null, null, -1)]);
    * const all = await arr.get(); // the whole array
+   * // Many reads of one shape into one container (see ReadOptions.out):
+   * const out = new Float32Array(100);
+   * for (const row of [0, 1, 2]) await arr.get([row, slice(0, 100)], { out }); // data === out
    * ```
-   * @throws BoundsError, SelectionError, DecodeError, ChecksumError
+   * @throws BoundsError, SelectionError, DecodeError, ChecksumError; ValueTypeError,
+   *   ValueShapeError for an `out` of another class or length than the result's
    */
-  async get(selection?: BasicSelection, options?: SelectionOptions): Promise<Chunk<C>> {
+  async get(selection?: BasicSelection, options?: ReadOptions<C>): Promise<Chunk<C>> {
     return this.read(
       new BasicIndexer(selection, this.metadata.shape, this.access.chunkShape),
       options,
     );
   }
 
-  /** Reads what an indexer selects (every selection mode goes through here). */
-  async read(indexer: Indexer, options?: SelectionOptions): Promise<Chunk<C>> {
+  /**
+   * Reads what an indexer selects (every selection mode goes through here); into
+   * `options.out` when given.
+   */
+  async read(indexer: Indexer, options?: ReadOptions<C>): Promise<Chunk<C>> {
     return loggedAccess("read", this.path, indexer, () =>
       readSelection(this.access, this.metadata, indexer, options),
     ) as Promise<Chunk<C>>;
@@ -232,7 +247,7 @@ export class ZarrArray<C extends Container = Container> {
    */
   async getOrthogonal(
     selection: readonly OrthogonalItem[] | OrthogonalItem,
-    options?: SelectionOptions,
+    options?: ReadOptions<C>,
   ): Promise<Chunk<C>> {
     const { OrthogonalIndexer } = await selectionIndexers();
     return this.read(
@@ -262,7 +277,7 @@ export class ZarrArray<C extends Container = Container> {
    */
   async getCoordinates(
     selection: CoordinateSelection,
-    options?: SelectionOptions,
+    options?: ReadOptions<C>,
   ): Promise<Chunk<C>> {
     const { CoordinateIndexer } = await selectionIndexers();
     return this.read(
@@ -289,7 +304,7 @@ export class ZarrArray<C extends Container = Container> {
    * Reads the elements where a boolean mask of the array's shape is true, in C order (1-d).
    * @throws SelectionError when the mask's shape is not the array's
    */
-  async getMask(mask: Mask, options?: SelectionOptions): Promise<Chunk<C>> {
+  async getMask(mask: Mask, options?: ReadOptions<C>): Promise<Chunk<C>> {
     const { CoordinateIndexer } = await selectionIndexers();
     return this.read(
       CoordinateIndexer.fromMask(mask, this.metadata.shape, this.access.chunkShape),
@@ -314,7 +329,7 @@ export class ZarrArray<C extends Container = Container> {
    */
   async getBlocks(
     selection: readonly BlockItem[] | BlockItem,
-    options?: SelectionOptions,
+    options?: ReadOptions<C>,
   ): Promise<Chunk<C>> {
     return this.read(this.blockIndexer(selection), options);
   }
@@ -343,7 +358,7 @@ export class ZarrArray<C extends Container = Container> {
    * array's shape is a mask, index arrays for every axis are coordinates, any other index array
    * or axis mask makes it orthogonal, and the rest is a basic selection.
    */
-  async getSelection(selection: AnySelection, options?: SelectionOptions): Promise<Chunk<C>> {
+  async getSelection(selection: AnySelection, options?: ReadOptions<C>): Promise<Chunk<C>> {
     const { indexerFor } = await selectionIndexers();
     return this.read(indexerFor(selection, this.metadata, this.access.chunkShape), options);
   }

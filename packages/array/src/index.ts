@@ -58,7 +58,7 @@ export {
   zerosLike,
 } from "./numpy-style-creation.js";
 export type { ArraySource, LikeOptions } from "./options-like.js";
-export type { SelectionOptions } from "./selection-io.js";
+export type { ReadOptions, SelectionOptions } from "./selection-io.js";
 export { withStoreLogging } from "./store-logging.js";
 export { renderTree, type TreeOptions, treeLines } from "./tree.js";
 export type { NdValue, Scalar, SetValue } from "./values.js";

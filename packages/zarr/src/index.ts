@@ -55,6 +55,7 @@ export {
   type OpenOptions,
   type Progress,
   planNodeCopy,
+  type ReadOptions,
   renderTree,
   type Scalar,
   type SelectionOptions,

@@ -407,6 +407,7 @@ export {
   type ReadIpcOptions,
   ReadOnlyError,
   ReadOnlyStore,
+  type ReadOptions,
   type RectilinearAxisSpec,
   RectilinearChunkGrid,
   type Reference,

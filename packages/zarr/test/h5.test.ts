@@ -8,6 +8,8 @@ import {
   openGroup,
   ReadOnlyError,
   ReadOnlyStore,
+  ValueShapeError,
+  ValueTypeError,
 } from "@z/zarr";
 import {
   ClosedFileError,
@@ -261,6 +263,20 @@ describe("Dataset", () => {
       ),
     ).toEqual([3, 4]);
     expect(values(await reshaped.get([slice(null, null, -1), -1]))).toEqual([6, 3]);
+  });
+});
+
+describe("Dataset reads into a caller's container (h5py's read_direct)", () => {
+  it("get passes `out` through: the result's data is `out`; an unfit `out` is a typed error", async () => {
+    const { d } = await sampleFile();
+    const out = new Int16Array(4).fill(-1);
+    const row = await d.get([1, null], { out });
+    expect(row.data).toBe(out);
+    expect(Array.from(out)).toEqual([4, 5, 6, 7]);
+    const masked = await d.get([[true, false, true], 0], { out: out.subarray(0, 2) });
+    expect(Array.from(masked.data)).toEqual([0, 8]);
+    await expect(d.get(undefined, { out })).rejects.toThrow(ValueShapeError);
+    await expect(d.get([0, null], { out: new Int32Array(4) })).rejects.toThrow(ValueTypeError);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { AnySelection, SelectionOptions, SetValue, ZarrArray } from "@z/array";
+import type { AnySelection, ReadOptions, SelectionOptions, SetValue, ZarrArray } from "@z/array";
 import { formatShape } from "@z/array/internal";
 import type { Mask } from "@z/indexing";
 import type { Chunk, DataType, JsonObject } from "@z/metadata";
@@ -140,9 +140,11 @@ export class Dataset implements AsyncIterable<Chunk> {
    * Reads a selection (h5py's `dset[...]`): nothing for everything; integers, slices, `null`;
    * index lists and boolean masks per axis (fancy indexing, orthogonal); a boolean mask of the
    * dataset's shape; or an explicit `{orthogonal}`, `{coordinates}`, `{mask}`, `{blocks}`.
-   * @throws BoundsError, SelectionError
+   * `options.out` reads into a container the caller reuses (h5py's `read_direct`; see
+   * {@link ReadOptions.out}).
+   * @throws BoundsError, SelectionError; ValueTypeError, ValueShapeError for an unfit `out`
    */
-  async get(selection?: AnySelection | Mask, options?: SelectionOptions): Promise<Chunk> {
+  async get(selection?: AnySelection | Mask, options?: ReadOptions): Promise<Chunk> {
     this.file.assertOpen();
     if (selection === undefined) return this.array.get(undefined, options);
     return this.array.getSelection(selection as AnySelection, options);
