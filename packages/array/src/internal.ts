@@ -48,7 +48,8 @@ export {
   updateKey,
 } from "./read-modify-write.js";
 export { checkNewShape, shrinkChunks } from "./resize.js";
-export { MAX_SELECTION_ELEMENTS, readSelection, writeSelection } from "./selection-io.js";
+export { MAX_SELECTION_ELEMENTS, readSelection } from "./selection-io.js";
+export { writeSelection } from "./selection-write.js";
 export { ShardedAccess, type ShardedAccessOptions } from "./sharded-access.js";
 export { type ShardingConfig, shardingOf } from "./sharding-config.js";
 export { storeKind } from "./store-kind.js";
