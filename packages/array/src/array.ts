@@ -21,7 +21,7 @@ import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import { LazyShardedAccess } from "./lazy-sharded-access.js";
 import { writeDocuments } from "./metadata-io.js";
-import { arrayMetadataDocuments, type NodeMetadata } from "./node-documents.js";
+import type { NodeMetadata } from "./node-documents.js";
 import { loggedAccess } from "./node-logging.js";
 import { readSelection, type SelectionOptions } from "./selection-io.js";
 import { shardingOf } from "./sharding-config.js";
@@ -110,12 +110,12 @@ export class ZarrArray<C extends Container = Container> {
     extraDocs: [string, Uint8Array][] = [],
   ): Promise<void> {
     const store = this.writableStore();
+    const { arrayMetadataDocuments, updateHolderEntry } = await writePath();
     await writeDocuments(store, this.path, [...arrayMetadataDocuments(metadata), ...extraDocs]);
     this.state = ZarrArray.stateFor(this.store, this.path, metadata);
-    // After the array's own documents, as group edits and node creation do. Only arrays opened
-    // through consolidated metadata need it; it loads with the write path (write-path.ts).
+    // After the array's own documents, as group edits and node creation do; only arrays opened
+    // through consolidated metadata are listed there.
     if (this.consolidatedHolders.length === 0) return;
-    const { updateHolderEntry } = await writePath();
     const node: NodeMetadata = { kind: "array", metadata };
     for (const holder of this.consolidatedHolders)
       await updateHolderEntry(store, holder, this.path, node);
