@@ -12,9 +12,6 @@ import {
   type NamedConfig,
   parseArrayMetadataV2,
   parseArrayMetadataV3,
-  resolveDataTypeV2,
-  resolveDataTypeV3,
-  UnknownDataTypeError,
   V2ChunkKeyEncoding,
 } from "@z/metadata";
 import {
@@ -32,9 +29,9 @@ import {
 import { isZarrError } from "@z/store-core";
 import { type ChunksOption, chunkGridOption, shardGridOption } from "./chunk-grid-option.js";
 import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer } from "./codec-specs.js";
+import { resolveDtype } from "./dtype-option.js";
 import {
   checkChoice,
-  checkDataTypeObject,
   checkedCodec,
   checkedCodecList,
   checkOptionsObject,
@@ -97,19 +94,6 @@ export interface ArrayOptions {
   chunkKeyEncoding?: { name: "default" | "v2"; separator?: "/" | "." };
   /** v2 chunk key separator (default "."). */
   dimensionSeparator?: "/" | ".";
-}
-
-/** A data type given by v3 name (`"int32"`), v2/NumPy typestr (`">i4"`) or object, with its byte order. */
-export function resolveDtype(dtype: unknown): { dataType: DataType; endian: Endian } {
-  if (typeof dtype !== "string") return { dataType: checkDataTypeObject(dtype), endian: "little" };
-  try {
-    return { dataType: resolveDataTypeV3(dtype, "the dtype option"), endian: "little" };
-  } catch (error) {
-    // Not a v3 name: try it as a NumPy type string. A known name with bad parameters (a
-    // length beyond the limits, say) keeps its own error.
-    if (!(error instanceof UnknownDataTypeError)) throw error;
-    return resolveDataTypeV2(dtype, "the dtype option");
-  }
 }
 
 function compressorList(options: ArrayOptions): NamedConfig[] {

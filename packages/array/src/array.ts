@@ -2,7 +2,6 @@ import {
   BasicIndexer,
   type BasicSelection,
   type BlockItem,
-  blockIndexer,
   type CoordinateSelection,
   type Indexer,
   type Mask,
@@ -22,20 +21,16 @@ import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import { LazyShardedAccess } from "./lazy-sharded-access.js";
 import { writeDocuments } from "./metadata-io.js";
-import { arrayMetadataDocuments, type NodeMetadata } from "./node-documents.js";
+import type { NodeMetadata } from "./node-documents.js";
 import { loggedAccess } from "./node-logging.js";
-import { checkNewShape, shrinkChunks } from "./resize.js";
-import {
-  type ReadOptions,
-  readSelection,
-  type SelectionOptions,
-  writeSelection,
-} from "./selection-io.js";
+import { type ReadOptions, readSelection, type SelectionOptions } from "./selection-io.js";
 import { shardingOf } from "./sharding-config.js";
-import { type NdValue, resolveValue, type SetValue } from "./values.js";
+import type { NdValue, SetValue } from "./values.js";
 
 /** The indexers of the other selection modes, loaded on first use (see selection-indexers.ts). */
 const selectionIndexers = () => import("./selection-indexers.js");
+/** Writes, append and resize, loaded on first use (see write-path.ts). */
+const writePath = () => import("./write-path.js");
 /** How an array object was opened. */
 export interface ArrayState {
   /**
@@ -115,12 +110,12 @@ export class ZarrArray<C extends Container = Container> {
     extraDocs: [string, Uint8Array][] = [],
   ): Promise<void> {
     const store = this.writableStore();
+    const { arrayMetadataDocuments, updateHolderEntry } = await writePath();
     await writeDocuments(store, this.path, [...arrayMetadataDocuments(metadata), ...extraDocs]);
     this.state = ZarrArray.stateFor(this.store, this.path, metadata);
-    // After the array's own documents, as group edits and node creation do. Loaded only for
-    // arrays opened through consolidated metadata: apps that never use it do not load it.
+    // After the array's own documents, as group edits and node creation do; only arrays opened
+    // through consolidated metadata are listed there.
     if (this.consolidatedHolders.length === 0) return;
-    const { updateHolderEntry } = await import("./update-consolidated.js");
     const node: NodeMetadata = { kind: "array", metadata };
     for (const holder of this.consolidatedHolders)
       await updateHolderEntry(store, holder, this.path, node);
@@ -235,6 +230,7 @@ export class ZarrArray<C extends Container = Container> {
   /** Writes `value` into what an indexer selects (every selection mode goes through here). */
   async write(indexer: Indexer, value: SetValue, options?: SelectionOptions): Promise<void> {
     this.writableStore();
+    const { writeSelection } = await writePath();
     await loggedAccess("write", this.path, indexer, () =>
       writeSelection(this.access, this.metadata, indexer, value, options),
     );
@@ -331,7 +327,7 @@ export class ZarrArray<C extends Container = Container> {
     selection: readonly BlockItem[] | BlockItem,
     options?: ReadOptions<C>,
   ): Promise<Chunk<C>> {
-    return this.read(this.blockIndexer(selection), options);
+    return this.read(await this.blockIndexer(selection), options);
   }
 
   /** Writes whole chunks by their grid index (see {@link ZarrArray.getBlocks}). */
@@ -340,10 +336,11 @@ export class ZarrArray<C extends Container = Container> {
     value: SetValue,
     options?: SelectionOptions,
   ): Promise<void> {
-    await this.write(this.blockIndexer(selection), value, options);
+    await this.write(await this.blockIndexer(selection), value, options);
   }
 
-  private blockIndexer(selection: readonly BlockItem[] | BlockItem): Indexer {
+  private async blockIndexer(selection: readonly BlockItem[] | BlockItem): Promise<Indexer> {
+    const { blockIndexer } = await selectionIndexers();
     return blockIndexer(
       selection,
       this.metadata.shape,
@@ -425,6 +422,7 @@ export class ZarrArray<C extends Container = Container> {
     options: { signal?: AbortSignal; concurrency?: number } = {},
   ): Promise<this> {
     this.writableStore();
+    const { checkNewShape, shrinkChunks } = await writePath();
     const next = checkNewShape(shape, this.ndim);
     this.metadata.chunkGrid.checkArrayShape(next, `resize of /${this.path}`);
     await shrinkChunks(this, next, options);
@@ -462,6 +460,7 @@ export class ZarrArray<C extends Container = Container> {
       }
     });
     // Checked before the resize, so a value that cannot be written leaves the array as it was.
+    const { resolveValue } = await writePath();
     resolveValue(value, value.shape, this.metadata.dataType);
     const start = shape[axis];
     const next = [...shape];

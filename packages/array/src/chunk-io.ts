@@ -14,8 +14,11 @@ import { joinKey, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { PoolDecoder } from "./pool-decode.js";
-import { replaceKey, type UpdateKeyOptions, updateKey } from "./read-modify-write.js";
+import type { UpdateKeyOptions } from "./read-modify-write.js";
 import { shardingOf } from "./sharding-config.js";
+
+/** Chunk writes (read-modify-write, key locks), loaded with the first write (see write-path.ts). */
+const writePath = () => import("./write-path.js");
 
 /** Options of chunk reads and writes. */
 export interface ChunkIoOptions {
@@ -194,6 +197,7 @@ export class ChunkIo implements ChunkAccess {
     chunk: Chunk,
     options: ChunkIoOptions = {},
   ): Promise<void> {
+    const { replaceKey } = await writePath();
     await replaceKey(
       this.writable(),
       this.chunkKey(coords),
@@ -228,6 +232,7 @@ export class ChunkIo implements ChunkAccess {
     // reading one chunk finds out which, before the key to update is chosen.
     if (this.legacySeparator === ".") await this.readRaw(coords, options);
     const key = this.chunkKey(coords);
+    const { updateKey } = await writePath();
     await updateKey(
       this.writable(),
       key,
@@ -371,6 +376,7 @@ export class ChunkIo implements ChunkAccess {
 
   /** Deletes a chunk, in turn with the other writes of it in this process. */
   async delete(coords: readonly number[], options: ChunkIoOptions = {}): Promise<void> {
+    const { replaceKey } = await writePath();
     await replaceKey(this.writable(), this.chunkKey(coords), undefined, {
       signal: options.signal,
     });

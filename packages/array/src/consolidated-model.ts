@@ -7,13 +7,9 @@ import {
   METADATA_KEYS,
 } from "@z/metadata/internal";
 import { InvalidKeyError, joinKey, normalizePath, validateKey } from "@z/store-core";
-import {
-  type NodeMetadata,
-  parseV2Node,
-  parseV3Node,
-  sortKeysDeep,
-  zarrayDocument,
-} from "./node-documents.js";
+import { type NodeMetadata, sortKeysDeep, zarrayDocument } from "./node-documents.js";
+import { parseV3Node } from "./node-parse.js";
+import { parseV2Node } from "./node-parse-v2.js";
 
 // The consolidated metadata of a group as a value: node path -> node metadata, read from and
 // written as either format's document (v3 inline `consolidated_metadata`, v2 `.zmetadata`).

@@ -1,7 +1,7 @@
 // Shared inside the @z packages, not public: the data type name check, kept out of data-type-check.ts, which the index
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { DataType } from "@z/metadata";
-import { resolveDtype } from "./array-metadata-builder.js";
+import { resolveDtype } from "./dtype-option.js";
 
 /**
  * Whether `actual` is the data type named `wanted`: its name or v3 `data_type` (`"float32"`;

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { indexerFor } from "./any-selection.js";
-export { buildArrayMetadata, resolveDtype } from "./array-metadata-builder.js";
+export { buildArrayMetadata } from "./array-metadata-builder.js";
 export type { ChunkAccess } from "./chunk-access.js";
 export { ChunkIo, type ChunkIoOptions, isFill, locate, writableChunk } from "./chunk-io.js";
 export { TARGET_CHUNK_BYTES } from "./chunking-target.js";
@@ -19,6 +19,7 @@ export {
   sameStoredLayout,
 } from "./copy-elements.js";
 export { isDataTypeNamed } from "./data-type-named.js";
+export { resolveDtype } from "./dtype-option.js";
 export { createExclusive, isNodeDocument } from "./exclusive-create.js";
 export { nodeFromMetadata } from "./group.js";
 export { formatChunkGrid, formatCodec, formatRows, formatShape, infoRows } from "./info-rows.js";
@@ -35,11 +36,11 @@ export {
   arrayMetadataDocuments,
   groupMetadataDocuments,
   nodeMetadataDocuments,
-  parseV2Node,
-  parseV3Node,
   sortKeysDeep,
   zarrayDocument,
 } from "./node-documents.js";
+export { parseV3Node } from "./node-parse.js";
+export { parseV2Node } from "./node-parse-v2.js";
 export { dataTypeOfContainer, optionsLike } from "./options-like.js";
 export {
   type KeyUpdate,
@@ -48,7 +49,8 @@ export {
   updateKey,
 } from "./read-modify-write.js";
 export { checkNewShape, shrinkChunks } from "./resize.js";
-export { MAX_SELECTION_ELEMENTS, readSelection, writeSelection } from "./selection-io.js";
+export { MAX_SELECTION_ELEMENTS, readSelection } from "./selection-io.js";
+export { writeSelection } from "./selection-write.js";
 export { ShardedAccess, type ShardedAccessOptions } from "./sharded-access.js";
 export { type ShardingConfig, shardingOf } from "./sharding-config.js";
 export { storeKind } from "./store-kind.js";

@@ -1,11 +1,15 @@
 import { locateError } from "@z/errors";
-import { type JsonValue, parseGroupMetadataV2, parseJson } from "@z/metadata";
+import { type JsonValue, parseJson } from "@z/metadata";
 import { METADATA_KEYS, validateAttributes } from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { loadExtensionsFor } from "./load-extensions.js";
-import { type NodeMetadata, parseV2Node, parseV3Node } from "./node-documents.js";
+import type { NodeMetadata } from "./node-documents.js";
+import { parseV3Node } from "./node-parse.js";
 import { checkChoice } from "./option-checks.js";
+
+/** The v2 document parsers, loaded when a v2 node is found (see node-parse-v2.ts). */
+const v2Parser = () => import("./node-parse-v2.js");
 
 /** Options of metadata reads. */
 export interface ReadMetadataOptions {
@@ -126,9 +130,10 @@ async function readV2Consolidated(
   if (self?.zgroup) {
     const where = `/${key} ${JSON.stringify(METADATA_KEYS.zgroup)}`;
     const { zgroup, zattrs } = self;
+    const { parseV2Group } = await v2Parser();
     return {
       kind: "group",
-      metadata: parsedAt(key, path, () => parseGroupMetadataV2(zgroup, zattrs, where)),
+      metadata: parsedAt(key, path, () => parseV2Group(zgroup, zattrs, where)),
       consolidated,
     };
   }
@@ -155,6 +160,7 @@ async function readV2Node(
   // Attributes first, so their errors name `.zattrs`, the document they are about.
   parsedAt(attrsKey, path, () => validateAttributes(zattrs, `/${attrsKey}`));
   const nodeKey = keyOf(zarray !== undefined ? METADATA_KEYS.zarray : METADATA_KEYS.zgroup);
+  const { parseV2Node } = await v2Parser();
   return parsedAt(nodeKey, path, () =>
     parseV2Node(zarray, zgroup, zattrs, (name) => `/${keyOf(name)}`),
   );

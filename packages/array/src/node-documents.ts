@@ -1,27 +1,17 @@
-import {
-  type ArrayMetadata,
-  type GroupMetadata,
-  type JsonObject,
-  type JsonValue,
-  MetadataError,
-  parseArrayMetadataV2,
-  parseArrayMetadataV3,
-  parseGroupMetadataV2,
-  parseGroupMetadataV3,
-} from "@z/metadata";
+import type { ArrayMetadata, GroupMetadata, JsonObject, JsonValue } from "@z/metadata";
 import {
   arrayMetadataToV2Json,
   arrayMetadataToV3Json,
   encodeJson,
-  formatValue,
   groupMetadataToV3Json,
   isJsonObject,
   METADATA_KEYS,
 } from "@z/metadata/internal";
 import type { ConsolidatedMetadata } from "./consolidated-model.js";
 
-// Node metadata and the documents it is stored as, both ways, without I/O: what the metadata
-// reader, the consolidated metadata model and the node writers share.
+// Node metadata and the documents it is written as, without I/O: what the node writers and the
+// consolidated metadata model share. Parsing the documents is in node-parse.ts (v3) and
+// node-parse-v2.ts (v2), which the metadata reader loads on first use.
 
 /**
  * The metadata of a node, tagged with its kind. A group may carry the consolidated metadata of
@@ -30,43 +20,6 @@ import type { ConsolidatedMetadata } from "./consolidated-model.js";
 export type NodeMetadata =
   | { kind: "array"; metadata: ArrayMetadata }
   | { kind: "group"; metadata: GroupMetadata; consolidated?: ConsolidatedMetadata };
-
-/**
- * Parses v2 node documents: `.zarray` (an array) or `.zgroup` (a group), with `.zattrs`.
- * @param whereOf names a document (`.zarray`, ...) in error messages
- */
-export function parseV2Node(
-  zarray: JsonValue | undefined,
-  zgroup: JsonValue | undefined,
-  zattrs: JsonValue | undefined,
-  whereOf: (document: string) => string,
-): NodeMetadata {
-  if (zarray !== undefined) {
-    return {
-      kind: "array",
-      metadata: parseArrayMetadataV2(zarray, zattrs, whereOf(METADATA_KEYS.zarray)),
-    };
-  }
-  if (zgroup === undefined) throw new MetadataError(`${whereOf(METADATA_KEYS.zgroup)} is missing`);
-  return {
-    kind: "group",
-    metadata: parseGroupMetadataV2(zgroup, zattrs, whereOf(METADATA_KEYS.zgroup)),
-  };
-}
-
-/** Parses a v3 `zarr.json` of either node type. */
-export function parseV3Node(doc: JsonValue, where: string): NodeMetadata {
-  if (!isJsonObject(doc)) throw new MetadataError(`${where} must be a JSON object`);
-  if (doc.node_type === "array")
-    return { kind: "array", metadata: parseArrayMetadataV3(doc, where) };
-  if (doc.node_type === "group")
-    return { kind: "group", metadata: parseGroupMetadataV3(doc, where) };
-  if (!("node_type" in doc))
-    throw new MetadataError(`${where} is missing the required field "node_type"`);
-  throw new MetadataError(
-    `${where}: "node_type" must be "array" or "group", got ${formatValue(doc.node_type)}`,
-  );
-}
 
 /** A JSON object with its keys sorted, recursively (as Python's `json.dumps(sort_keys=True)`). */
 export function sortKeysDeep(value: JsonValue): JsonValue {

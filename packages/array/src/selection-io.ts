@@ -6,7 +6,6 @@ import { throwIfAborted } from "@z/store-core";
 import type { AccessOptions, ChunkAccess, Progress } from "./chunk-access.js";
 import { ValueShapeError } from "./errors.js";
 import { checkOut } from "./read-into.js";
-import { resolveValue, type SetValue } from "./values.js";
 
 export type { Progress } from "./chunk-access.js";
 
@@ -43,7 +42,8 @@ export interface ReadOptions<C extends Container = Container> extends SelectionO
 /** The largest number of elements one read may return (a TypedArray's practical limit). */
 export const MAX_SELECTION_ELEMENTS = 2 ** 32 - 1;
 
-function progressReporter(options: SelectionOptions, total: number): () => void {
+/** Counts finished chunks and reports each to `options.onProgress`. */
+export function progressReporter(options: SelectionOptions, total: number): () => void {
   let done = 0;
   const report = options.onProgress;
   return () => {
@@ -129,23 +129,4 @@ async function readWholeChunk(
   }
   options.onProgress?.({ done: 1, total: 1 });
   return { data, shape, stride };
-}
-
-/**
- * Writes a value into a selection: a scalar goes to every selected element, an n-d value must
- * have the selection's shape. The value is resolved and checked in full before the first chunk
- * is written, so one that does not fit (a ValueTypeError or ValueShapeError) leaves the store
- * unchanged.
- */
-export async function writeSelection(
-  access: ChunkAccess,
-  metadata: ArrayMetadata,
-  indexer: Indexer,
-  value: SetValue,
-  options: SelectionOptions = {},
-): Promise<void> {
-  const source = resolveValue(value, indexer.shape, metadata.dataType);
-  const tick = progressReporter(options, indexer.partCount());
-  throwIfAborted(options.signal);
-  await access.writeParts(indexer.parts(), source, options, tick);
 }

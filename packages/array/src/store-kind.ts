@@ -1,5 +1,9 @@
 // Shared inside the @z packages, not public: the logger namespace of a store, kept out of store-logging.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs),
+// and which loads only when store logging is on (store-logging-scope.ts).
+import { getLogger, type Logger } from "@z/log";
+
+const storeLog = getLogger("store");
 /**
  * The child namespace of a store's logger, from its class: `FsStore` → `store:fs`,
  * `HttpStore` → `store:http`, a plain object → `store:custom`.
@@ -8,4 +12,9 @@ export function storeKind(store: object): string {
   const name = (store.constructor as { name?: string } | undefined)?.name ?? "";
   const kind = name.replace(/Store$/, "").toLowerCase();
   return kind === "" || kind === "object" ? "custom" : kind;
+}
+
+/** The logger of a store's requests: `store:<kind>` (see {@link storeKind}). */
+export function storeLogger(store: object): Logger {
+  return storeLog.child(storeKind(store));
 }

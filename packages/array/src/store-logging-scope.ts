@@ -2,12 +2,18 @@
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { Readable, StoreLike } from "@z/store-core";
 import { toStoreAsync } from "@z/store-core/internal";
-import { withStoreLogging } from "./store-logging.js";
+import { storeLogger } from "./store-kind.js";
 
 /**
  * Where a store enters the array layer (`open`, `createArray`, `createGroup`, ...): a store
- * object, a `Map` or a location string becomes a store, wrapped by {@link withStoreLogging}.
+ * object, a `Map` or a location string becomes a store, wrapped by `withStoreLogging` when the
+ * store's logger is on at `debug`. The logging proxy (logging-proxy.ts) loads only then, so
+ * an app that never logs requests does not download it.
  */
 export async function enterStore(store: StoreLike | string): Promise<Readable> {
-  return withStoreLogging(await toStoreAsync(store));
+  const s = await toStoreAsync(store);
+  const log = storeLogger(s);
+  if (!log.enabled("debug")) return s;
+  const { loggedStore } = await import("./logging-proxy.js");
+  return loggedStore(s, log);
 }

@@ -3,7 +3,7 @@ import { product } from "./dtype/memory-layout.js";
 import type { DataType } from "./dtype/types.js";
 import type { NamedConfig } from "./extension.js";
 import type { JsonValue } from "./json.js";
-import { isJsonObject } from "./json-write.js";
+import { isJsonObject } from "./json-object.js";
 import { checkLimit } from "./limit-check.js";
 
 /** Bytes counted per element of a variable-length type (a reference per element in memory). */

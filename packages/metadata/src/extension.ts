@@ -1,7 +1,7 @@
 import { MetadataError } from "./errors.js";
 import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
-import { isJsonObject } from "./json-write.js";
+import { isJsonObject } from "./json-object.js";
 
 /**
  * A v3 extension point value in its normalised form: a name, a configuration object and

@@ -6,7 +6,8 @@
  * @packageDocumentation
  */
 export { checkArrayLimits, decodedChunkShape } from "./array-limits.js";
-export { arrayMetadataToV3Json, collectExtraFields, withWhere } from "./array-metadata-internal.js";
+export { collectExtraFields, withWhere } from "./array-metadata-internal.js";
+export { arrayMetadataToV3Json } from "./array-metadata-json.js";
 export { chunkShapeAt } from "./chunk-axis-shape.js";
 export { uniformChunkShape, validateChunkShape } from "./chunk-grid-shape.js";
 export { base64ToBytes, bytesToBase64 } from "./dtype/base64.js";
@@ -42,7 +43,8 @@ export {
   validateNodeName,
 } from "./group-metadata-internal.js";
 export { checkAttributes, checkJsonValue, USER_JSON_DEPTH_MARGIN } from "./json-check.js";
-export { encodeJson, isJsonObject, stringifyJson } from "./json-write.js";
+export { isJsonObject } from "./json-object.js";
+export { encodeJson, stringifyJson } from "./json-write.js";
 export { checkLimit } from "./limit-check.js";
 export { type OnceLoader, runLoaderOnce } from "./load-once.js";
 export type { V2Layout } from "./v2.js";

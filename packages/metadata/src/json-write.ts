@@ -2,7 +2,6 @@
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { MetadataError, MetadataLimitError } from "./errors.js";
 import { formatValue } from "./format-value.js";
-import type { JsonObject } from "./json.js";
 import { metadataLimits } from "./limits.js";
 
 /**
@@ -66,9 +65,4 @@ function asciiJsonString(text: string): string {
 /** Encodes a JSON value as UTF-8 bytes (see {@link stringifyJson}). */
 export function encodeJson(value: unknown, indent = 2): Uint8Array {
   return new TextEncoder().encode(stringifyJson(value, indent));
-}
-
-/** Whether a JSON value is a plain object (not null, not an array). */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -9,7 +9,7 @@ import type { Endian } from "./dtype/types.js";
 import { MetadataError } from "./errors.js";
 import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
-import { isJsonObject } from "./json-write.js";
+import { isJsonObject } from "./json-object.js";
 import { v2Codecs } from "./v2-internal.js";
 import {
   requireField,

@@ -3,7 +3,7 @@
 import { MetadataError } from "./errors.js";
 import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
-import { isJsonObject } from "./json-write.js";
+import { isJsonObject } from "./json-object.js";
 import { checkLimit } from "./limit-check.js";
 import { describe } from "./validate.js";
 

@@ -1,6 +1,6 @@
 import { StoreError } from "./errors.js";
-import { toStore } from "./normalize.js";
 import type { Readable, StoreLike } from "./store.js";
+import { toStoreLazily } from "./store-object.js";
 
 /** Opens the store a location string names (the part after the scheme is the factory's to read). */
 export type StoreFactory = (location: string) => StoreLike | Promise<StoreLike>;
@@ -51,5 +51,5 @@ export async function resolveStore(location: string): Promise<Readable> {
         `registered: ${known}. Import @z/zarr, or call registerStore().`,
     );
   }
-  return toStore(await factory(location));
+  return toStoreLazily(await factory(location));
 }

@@ -2,7 +2,7 @@
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import { isJsonObject } from "../json-write.js";
+import { isJsonObject } from "../json-object.js";
 import { DateTimeType, parseDateTimeUnit } from "./datetime.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { Endian } from "./types.js";

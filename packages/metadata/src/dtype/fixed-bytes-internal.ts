@@ -3,7 +3,7 @@
 import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import { isJsonObject } from "../json-write.js";
+import { isJsonObject } from "../json-object.js";
 import { checkLimit } from "../limit-check.js";
 import { base64ToBytes, bytesToBase64 } from "./base64.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";

@@ -3,7 +3,7 @@
 // loadDataTypes() (lazy-load.ts) imports register-lazy.ts, which calls
 // registerFixedSizeDataTypes() once.
 import type { JsonValue } from "../json.js";
-import { isJsonObject } from "../json-write.js";
+import { isJsonObject } from "../json-object.js";
 import { complex64, complex128 } from "./complex.js";
 import { parseDateTimeV2, parseDateTimeV3 } from "./datetime-parse.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";

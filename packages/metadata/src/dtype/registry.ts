@@ -1,6 +1,6 @@
 import { UnknownDataTypeError } from "../errors.js";
 import type { JsonValue } from "../json.js";
-import { isJsonObject } from "../json-write.js";
+import { isJsonObject } from "../json-object.js";
 import { checkLimit } from "../limit-check.js";
 import { DataTypeNotLoadedError } from "./dtype-errors.js";
 import { dataTypesLoaded, loadBuiltinDataTypes } from "./lazy-load.js";

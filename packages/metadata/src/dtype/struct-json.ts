@@ -1,7 +1,7 @@
 import { locateError } from "@z/errors";
 import { formatValue } from "../format-value.js";
 import type { JsonObject, JsonValue } from "../json.js";
-import { isJsonObject } from "../json-write.js";
+import { isJsonObject } from "../json-object.js";
 import { checkLimit } from "../limit-check.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { V2DataType } from "./registry.js";

@@ -1,7 +1,8 @@
 import { FillValueError } from "../errors.js";
 import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import { isJsonObject, stringifyJson } from "../json-write.js";
+import { isJsonObject } from "../json-object.js";
+import { stringifyJson } from "../json-write.js";
 import { checkLimit } from "../limit-check.js";
 import { base64ToBytes, bytesToBase64 } from "./base64.js";
 import { bytesOf } from "./bytes-order.js";
