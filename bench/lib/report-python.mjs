@@ -16,6 +16,8 @@ function table(rows) {
 const TITLES = {
   write: "Full write (zarrita writes v3 only: n/a)",
   read: "Full read",
+  "read-into":
+    "Full read into a reused output (`get(null, { out })`, zarr-python 2's `out=`; zarrita has none)",
   chunk: "Single-chunk reads (array opened anew per read)",
   slab: "2-D slab reads ([1, ny, nx], array opened anew per read)",
 };
@@ -30,7 +32,7 @@ export function formatPythonReport({ results, versions, workers, missing }) {
     `@z vs zarrita vs zarr-python ${versions.zarr} (numcodecs ${versions.numcodecs}), v2 arrays written by zarr-python 2;`,
     `our decoding: ${workersLabel(workers)}; MiB/s of the median run.`,
   ];
-  for (const op of ["write", "read", "chunk", "slab"]) {
+  for (const op of ["write", "read", "read-into", "chunk", "slab"]) {
     const rows = results.filter((r) => r.op === op);
     if (rows.length === 0) continue;
     out.push("", `${TITLES[op]}${rows[0].reads ? `, ${rows[0].reads} reads` : ""}`);

@@ -15,7 +15,7 @@ export interface RssStat {
 /** One operation of the three-way comparison. */
 export type PythonResult =
   | {
-      op: "write" | "read" | "chunk" | "slab";
+      op: "write" | "read" | "read-into" | "chunk" | "slab";
       codec: string;
       reads?: number;
       ours: SpeedStat;

@@ -40,8 +40,8 @@ function oursV2(options) {
       });
       await arr.set(null, { data: volume.data, shape: volume.shape });
     },
-    async readAll(dir) {
-      return (await openArray(new FsStore(dir))).get(null, { workers });
+    async readAll(dir, out) {
+      return (await openArray(new FsStore(dir))).get(null, { workers, out });
     },
     async readRegion(dir, start, size) {
       const arr = await openArray(new FsStore(dir));
@@ -167,6 +167,31 @@ export async function benchVersusPython(codec, volume, volumeFile, root, options
     ours: stat(reads.ours, mib),
     zarrita: stat(reads.zarrita, mib),
     python: stat(reads.python, mib),
+  });
+
+  // Full reads into an output read into before (its pages touched): what a viewer or pipeline
+  // that reuses its buffer gets. zarrita has no output argument.
+  const into = { ours: [], python: [] };
+  const out = new Float32Array(volume.data.length);
+  await ours.readAll(pyDir, out);
+  for (const { lib, rep } of rotations(["ours", "python"], options.repeats)) {
+    say(`${codec} v2: read into a reused output ${rep + 1}/${options.repeats} (${lib})`);
+    if (lib === "python") {
+      into.python.push((await py({ op: "read-into", dir: pyDir })).seconds);
+    } else {
+      out.fill(0);
+      const run = await measure(() => ours.readAll(pyDir, out));
+      if (run.value.data !== out) throw new Error(`${codec} v2 read into: the result is not out`);
+      assertSameArray(run.value, volume, `${codec} v2 full read into a reused output by ours`);
+      into.ours.push(run.seconds);
+    }
+  }
+  results.push({
+    op: "read-into",
+    codec,
+    ours: stat(into.ours, mib),
+    zarrita: null,
+    python: stat(into.python, mib),
   });
 
   // Single chunks and 2-D slabs, each through a newly opened array.

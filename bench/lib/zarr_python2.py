@@ -82,6 +82,17 @@ def main():
         seconds = time.perf_counter() - t0
         check(got, volume(args), "the full read")
         return {"seconds": seconds}
+    if op == "read-into":
+        # A full read into an output read into once before (its pages already touched).
+        arr = zarr.open(zarr.DirectoryStore(args["dir"]), mode="r")
+        out = np.empty(arr.shape, dtype=arr.dtype)
+        arr.get_basic_selection(Ellipsis, out=out)
+        out[...] = 0
+        t0 = time.perf_counter()
+        arr.get_basic_selection(Ellipsis, out=out)
+        seconds = time.perf_counter() - t0
+        check(out, volume(args), "the full read into a reused output")
+        return {"seconds": seconds}
     if op == "regions":
         data = volume(args)
         store = zarr.DirectoryStore(args["dir"])
