@@ -24,6 +24,12 @@ export const V2_COMPRESSORS = {
   blosc: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
 };
 
+/**
+ * Opening says the format, as zarrita's side does (`zarrita.open.v2`): without it both would
+ * first look for a v3 `zarr.json`.
+ */
+const V2 = { zarrFormat: 2 };
+
 /** Our side: v2 writes, and reads that open the array anew (as the other two do per call). */
 function oursV2(options) {
   const workers = poolFor(options.workers);
@@ -41,10 +47,10 @@ function oursV2(options) {
       await arr.set(null, { data: volume.data, shape: volume.shape });
     },
     async readAll(dir, out) {
-      return (await openArray(new FsStore(dir))).get(null, { workers, out });
+      return (await openArray(new FsStore(dir), V2)).get(null, { workers, out });
     },
     async readRegion(dir, start, size) {
-      const arr = await openArray(new FsStore(dir));
+      const arr = await openArray(new FsStore(dir), V2);
       return arr.get(
         start.map((s, i) => slice(s, s + size[i])),
         { workers },
