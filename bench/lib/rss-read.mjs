@@ -1,9 +1,10 @@
 // One full read in a fresh process, for its peak resident set: `node rss-read.mjs <ours|zarrita>
-// <dir> <workers>` prints {peakRssMiB, outputMiB}, the peak RSS above the RSS just before the read
-// (the array already opened). A fresh process, because in a long-running one the allocator keeps
+// <dir> <workers> [warm]` prints {peakRssMiB, outputMiB}, the peak RSS above the RSS just before the
+// read (the array already opened). With `warm`, a few chunks are read before that RSS is taken, so the
+// one-time start of the decode pool's workers (an isolate and its codecs each) is left out. A fresh process, because in a long-running one the allocator keeps
 // the pages of earlier runs and RSS deltas undercount. Linux only (/proc/self/status).
 import { readFileSync } from "node:fs";
-import { FsStore, openArray } from "@z/zarr";
+import { FsStore, openArray, slice } from "@z/zarr";
 import FileSystemStore from "@zarrita/storage/fs";
 import * as zarrita from "zarrita";
 import { poolFor } from "./workers.mjs";
@@ -17,7 +18,7 @@ function peakRss() {
   return line ? Number(line[1]) * 1024 : process.resourceUsage().maxRSS * 1024;
 }
 
-const [library, dir, workers] = process.argv.slice(2);
+const [library, dir, workers, warm] = process.argv.slice(2);
 const MiB = 1024 * 1024;
 let read;
 if (library === "ours") {
@@ -27,6 +28,15 @@ if (library === "ours") {
 } else {
   const arr = await zarrita.open(new FileSystemStore(dir), { kind: "array" });
   read = () => zarrita.get(arr);
+}
+if (warm === "warm") {
+  if (library !== "ours") throw new Error("warm: only for ours (zarrita has no workers)");
+  const arr = await openArray(new FsStore(dir));
+  // A few chunks, so that the pool has started its workers (a lone chunk may decode inline).
+  const last = arr.shape.length - 1;
+  await arr.get(
+    arr.shape.map((n, i) => slice(0, Math.min(n, arr.chunks[i] * (i === last ? 8 : 1)))),
+  );
 }
 const base = process.memoryUsage().rss;
 const result = await read();

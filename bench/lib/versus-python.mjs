@@ -238,6 +238,8 @@ export async function benchVersusPython(codec, volume, volumeFile, root, options
   say(`${codec} v2: peak RSS of a full read (fresh processes)`);
   const rss = {
     ours: await runNode(["ours", pyDir, String(options.workers)]),
+    // The same once the decode pool has started (its workers' one-time cost left out).
+    oursWarm: await runNode(["ours", pyDir, String(options.workers), "warm"]),
     zarrita: await runNode(["zarrita", pyDir]),
     python: await py({ op: "rss-read", dir: pyDir }),
   };

@@ -129,7 +129,8 @@ describe.skipIf(!pythonReady)("zarr-python 2 comparison and sharded read", () =>
     }
     const rss = results[5];
     if (rss.op !== "rss") throw new Error("the last result is the peak RSS");
-    for (const lib of ["ours", "zarrita", "python"] as const) expect(rss[lib].outputMiB).toBe(4);
+    for (const lib of ["ours", "oursWarm", "zarrita", "python"] as const)
+      expect(rss[lib].outputMiB).toBe(4);
     const text = formatPythonReport({
       results,
       versions: { zarr: "2", numcodecs: "0" },
@@ -137,6 +138,7 @@ describe.skipIf(!pythonReady)("zarr-python 2 comparison and sharded read", () =>
     });
     expect(text).toMatch(/\| gzip +\|/);
     expect(text).toContain("ours/zarr-python 2");
+    expect(text).toMatch(/\| ours, pool started \|/);
 
     const sharded = await benchSharded(volume, join(root, "sharded"), options, settings, () => {});
     expect(sharded.ours.mibPerSec).toBeGreaterThan(0);
