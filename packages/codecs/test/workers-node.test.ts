@@ -2,6 +2,7 @@
 // array read path uses it, and aborting stops queued work. Node cannot run the TypeScript
 // worker module itself, so the test bundles it with Vite first (as a build would compile it).
 import { mkdirSync, rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createArray, openArray } from "@z/array";
@@ -14,7 +15,13 @@ import {
   setDefaultDecodePool,
 } from "@z/codecs";
 import { chunkValues } from "@z/codecs/testing";
-import { createWorkerPool, WorkerFailedError, type WorkerPool } from "@z/codecs/workers";
+import {
+  createWorkerPool,
+  defaultWorkerCount,
+  setDefaultWorkerCount,
+  WorkerFailedError,
+  type WorkerPool,
+} from "@z/codecs/workers";
 import { slice } from "@z/indexing";
 import { type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
 import { havePython, runPython } from "@z/test-utils";
@@ -337,8 +344,29 @@ describe("the worker_threads decode pool", () => {
       broken.close();
     }
   });
-  it("while every worker is busy, the calling thread decodes too (inlineWhenBusy, Node's default)", async () => {
-    const helping = createWorkerPool({ workerUrl, size: 1, inlineBelow: 0 });
+  it("pools default to cores − 1 workers and leave the calling thread to dispatch", () => {
+    const plain = createWorkerPool({ workerUrl });
+    try {
+      expect(plain.size).toBe(Math.max(1, availableParallelism() - 1));
+      expect(plain.inlineWhenBusy).toBe(false);
+    } finally {
+      plain.close();
+    }
+    expect(defaultWorkerCount(8)).toBe(7);
+    expect(defaultWorkerCount(1)).toBe(1);
+    // A count set by the user wins.
+    setDefaultWorkerCount(3);
+    try {
+      expect(defaultWorkerCount(8)).toBe(3);
+      const set = createWorkerPool({ workerUrl });
+      expect(set.size).toBe(3);
+      set.close();
+    } finally {
+      setDefaultWorkerCount(undefined);
+    }
+  });
+  it("with inlineWhenBusy, the calling thread decodes too while every worker is busy", async () => {
+    const helping = createWorkerPool({ workerUrl, size: 1, inlineBelow: 0, inlineWhenBusy: true });
     expect(helping.inlineWhenBusy).toBe(true);
     try {
       const heavy = cases.filter((c) => c.label.startsWith("blosc") || c.label === "gzip");

@@ -41,8 +41,8 @@ export interface ChunkDecodePool {
  * `undefined` goes back to the platform's way. That is, in Node on two or more cores, a shared
  * pool of cores − 1 worker_threads, started on the first chunk whose codecs do enough work on
  * the calling thread (blosc, lz4, the filters, zstd before Node 22.15; not gzip or zlib, which
- * node:zlib already decodes on its own threads); while every worker is busy, the calling thread
- * decodes too. In browsers, decoding stays inline unless a pool is set.
+ * node:zlib already decodes on its own threads); the calling thread reads, dispatches and copies.
+ * In browsers, decoding stays inline unless a pool is set.
  * @example
  * ```ts
  * import { createWorkerPool } from "@z/codecs/workers";
@@ -74,9 +74,9 @@ export function setDefaultWorkerCount(count: number | undefined): void {
 
 /**
  * The number of workers a new pool gets by default: the value of
- * {@link setDefaultWorkerCount}, else the logical cores minus one (the calling thread is busy
- * too), at least one. Cores come from `navigator.hardwareConcurrency` (browsers, Node >= 21)
- * or `os.availableParallelism()` as the Node pool passes it in.
+ * {@link setDefaultWorkerCount}, else the logical cores minus one (the calling thread reads,
+ * dispatches and copies), at least one. Cores come from `navigator.hardwareConcurrency`
+ * (browsers, Node >= 21) or `os.availableParallelism()` as the Node pool passes it in.
  * @category Workers
  */
 export function defaultWorkerCount(cores?: number): number {

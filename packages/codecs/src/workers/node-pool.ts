@@ -17,7 +17,8 @@ export interface NodeWorkerPoolOptions extends WorkerPoolOptions {
 /**
  * A pool of worker_threads that decode chunks, for `arr.get(selection, { workers: pool })` or
  * `setDefaultDecodePool(pool)`. An idle pool does not keep the process alive (a worker with a
- * decode to finish does). While every worker is busy, the calling thread decodes too (`inlineWhenBusy`).
+ * decode to finish does). Default size: cores − 1 (`os.availableParallelism()`; see
+ * `defaultWorkerCount`).
  * @example
  * ```ts
  * import { createWorkerPool } from "@z/codecs/workers";
@@ -47,7 +48,6 @@ export function createWorkerPool(options: NodeWorkerPoolOptions = {}): WorkerPoo
   };
   return new WorkerPool(start, {
     ...options,
-    inlineWhenBusy: options.inlineWhenBusy ?? true,
     size: options.size ?? defaultWorkerCount(availableParallelism()),
   });
 }

@@ -53,8 +53,11 @@ export interface WorkerPoolOptions {
   maxQueued?: number;
   /**
    * While every worker is busy and decodes are waiting, decode the next chunk on the calling
-   * thread rather than queue it, so that thread's core works too. Default: true in Node (a
-   * read's thread has nothing else to do), false in browsers (it is the page's UI thread).
+   * thread rather than queue it, so that thread's core works too. Default false: while the
+   * calling thread decodes, it cannot hand the workers their next chunks or copy finished ones
+   * into the output, and Node reads of blosc and zstd chunks measured up to 15% slower with it
+   * on, with more memory held (bench/README.md); a browser's calling thread is the page's UI
+   * thread besides.
    */
   inlineWhenBusy?: boolean;
 }
