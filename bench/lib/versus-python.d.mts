@@ -22,7 +22,15 @@ export type PythonResult =
       zarrita: SpeedStat | null;
       python: SpeedStat;
     }
-  | { op: "rss"; codec: string; ours: RssStat; zarrita: RssStat; python: RssStat };
+  | {
+      op: "rss";
+      codec: string;
+      ours: RssStat;
+      /** Ours after a first read has started the decode pool (its one-time start not counted). */
+      oursWarm: RssStat;
+      zarrita: RssStat;
+      python: RssStat;
+    };
 export const V2_COMPRESSORS: Record<string, Record<string, unknown> | null>;
 export function benchVersusPython(
   codec: string,
