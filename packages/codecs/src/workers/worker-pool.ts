@@ -55,9 +55,9 @@ export interface WorkerPoolOptions {
    * While every worker is busy and decodes are waiting, decode the next chunk on the calling
    * thread rather than queue it, so that thread's core works too. Default false: while the
    * calling thread decodes, it cannot hand the workers their next chunks or copy finished ones
-   * into the output, and Node reads of blosc and zstd chunks measured up to 15% slower with it
-   * on, with more memory held (bench/README.md); a browser's calling thread is the page's UI
-   * thread besides.
+   * into the output: Node reads of blosc chunks measured 8-28% slower with it on, zstd reads no
+   * faster, and both held more memory (bench/README.md). A browser's calling thread is the
+   * page's UI thread besides.
    */
   inlineWhenBusy?: boolean;
 }
