@@ -19,7 +19,7 @@ import { ValueTypeError } from "./value-errors.js";
  * data types below share with their complex variants (and that a `cast_value` codec can use).
  */
 export class MiniFloatCodec {
-  /** Stored bytes per value: 2 for bfloat16, 1 for the 8-, 6- and 4-bit formats. */
+  /** Stored bytes per value: 2 for bfloat16 and float16, 1 for the 8-, 6- and 4-bit formats. */
   readonly byteSize: number;
   /** The value of every code, for formats of at most 8 bits. */
   private readonly table: Float32Array | undefined;
@@ -107,13 +107,19 @@ export class MiniFloatCodec {
       return;
     }
     const big = endian === "big";
-    // bfloat16 (the only wider format) is the upper half of a float32.
-    const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
-    for (let i = 0; i < out.length; i++) {
+    const code = (i: number) => {
       const lo = bytes[2 * i];
       const hi = bytes[2 * i + 1];
-      bits[i] = (big ? (lo << 8) | hi : (hi << 8) | lo) << 16;
+      return big ? (lo << 8) | hi : (hi << 8) | lo;
+    };
+    if (this.format.name !== "bfloat16") {
+      // IEEE half precision (the parts of complex_float16), decoded by its own rules.
+      for (let i = 0; i < out.length; i++) out[i] = this.toNumber(code(i));
+      return;
     }
+    // bfloat16 is the upper half of a float32: its bits move there whole, NaN payloads included.
+    const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
+    for (let i = 0; i < out.length; i++) bits[i] = code(i) << 16;
   }
 
   /**
