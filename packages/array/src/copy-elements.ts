@@ -17,7 +17,10 @@ export interface CopyElementsOptions {
   onProgress?: (progress: Progress) => void;
 }
 
-/** What {@link copyArrayElements} did. */
+/**
+ * What {@link copyArrayElements} did.
+ * @inline
+ */
 export interface CopiedElements {
   /** Target chunks (shards for a sharded target) the copy went through. */
   regions: number;

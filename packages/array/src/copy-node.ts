@@ -25,7 +25,7 @@ export interface CopyNodeOptions {
    * with nothing written. Attributes it gives win over {@link CopyNodeOptions.attributes}; the
    * format, when it gives none, is the copy's.
    * Default: the source's metadata as it is when the format stays; otherwise its layout as
-   * {@link optionsLike} takes it into the other format.
+   * {@link zerosLike} takes it into the other format (see {@link LikeOptions}).
    */
   arrayOptions?: (source: ZarrArray, zarrFormat: 2 | 3) => ArrayOptions | Promise<ArrayOptions>;
   /** The attributes of each node's copy (default: the source's). */
@@ -174,9 +174,9 @@ export async function planNodeCopy(
  *    options valid), so a copy that cannot work writes nothing;
  * 2. every node is created (missing parent groups too; consolidated metadata of ancestors
  *    at the destination is updated, as node creation does);
- * 3. each array's elements are copied one destination chunk (or shard) per task
- *    ({@link copyArrayElements}): stored chunks as bytes when the layout stays, re-encoded
- *    otherwise; sharded and rectilinear arrays included;
+ * 3. each array's elements are copied one destination chunk (or shard) per task: stored
+ *    chunks as bytes when the layout stays, re-encoded otherwise; sharded and rectilinear
+ *    arrays included;
  * 4. groups whose source held consolidated metadata get it written for the copy.
  *
  * `source` may be a plan made by {@link planNodeCopy} with the same options.

@@ -41,8 +41,9 @@ export interface CreatedNodes {
 }
 
 /**
- * Creates many nodes in one go (see {@link writeNodes}) and returns them opened: every node
- * written, requested or added as a missing parent group.
+ * Creates many nodes in one go from `[path, spec]` pairs (as {@link createHierarchy} does from a
+ * record) and returns them opened: every node written, requested or added as a missing parent
+ * group.
  */
 export async function createNodes(
   store: StoreLike | string,

@@ -65,7 +65,7 @@ export function empty(
   return createArray(store, { ...options, dtype: options.dtype ?? "float64" });
 }
 
-/** An array of zeros with the shape, data type, chunks and codecs of `source` (see {@link optionsLike}). */
+/** An array of zeros with the shape, data type, chunks and codecs of `source` (see {@link LikeOptions}). */
 export function zerosLike(
   store: StoreLike,
   source: ArraySource,
@@ -133,11 +133,12 @@ function toNdValue(data: Exclude<ArrayData, ZarrArray>): {
 
 /**
  * Creates an array from data and writes it. From a {@link ZarrArray}: the layout, fill value and
- * attributes are taken from it (see {@link optionsLike}; `options` overrides any of them) and the
+ * attributes are taken from it (see {@link LikeOptions}; `options` overrides any of them) and the
  * elements are copied chunk by chunk, a bounded number at a time, so memory stays bounded;
  * when the layout is unchanged the stored chunks are copied as bytes, without decoding. From
  * in-memory data: the shape is the data's, the data type is `options.dtype` or the one the
- * container implies (see {@link dataTypeOfContainer}).
+ * container implies: its TypedArray's (a BoolArray's is bool), or for plain arrays bool (all
+ * booleans), int64 (all bigints), string (all strings), else float64.
  *
  * ```ts
  * const copy = await fromArray(otherStore, source, { path: "copy", compressors: [{ name: "gzip" }] });

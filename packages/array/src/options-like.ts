@@ -16,7 +16,13 @@ import { shardingOf } from "./sharding-config.js";
 // The creation options of an array like another one (its layout, in its format or the other),
 // shared by the `*Like` helpers, fromArray and node copies.
 
-/** Options of the `*Like` helpers: anything given overrides what is taken from the source. */
+/**
+ * Options of the `*Like` helpers: anything given overrides what is taken from the source.
+ * From a {@link ZarrArray} they take its layout: shape, data type, chunks (and shards), fill
+ * value and dimension names; its codecs and chunk key encoding too when the format stays and no
+ * codec option is given (across formats a big-endian byte order is kept). Attributes are not
+ * taken.
+ */
 export type LikeOptions = Partial<ArrayOptions> & CreateNodeOptions;
 
 /** What an array can be created like: a Zarr array, or an n-d value (`{shape, data?}`). */

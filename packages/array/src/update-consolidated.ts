@@ -10,7 +10,10 @@ import type { NodeMetadata } from "./node-documents.js";
 // creation, group attribute edits, array resizes, the h5 layer and copies all describe what
 // they changed as a HierarchyChange and call updateConsolidated on each group holding some.
 
-/** What changed in a hierarchy, by store path. */
+/**
+ * What changed in a hierarchy, by store path.
+ * @inline
+ */
 export interface HierarchyChange {
   /** Subtrees deleted or replaced (their nodes leave the consolidated metadata first). */
   removed?: readonly string[];

@@ -41,6 +41,7 @@ export type NodeSpec =
 /**
  * A node for {@link writeNodes}: a spec to build the metadata from, or metadata already built
  * (a copy that keeps its source's metadata as it is).
+ * @inline
  */
 export type NodeInput = NodeSpec | NodeMetadata;
 

@@ -1,7 +1,10 @@
 import { isListable, isWritable, type Listable, type Readable, type Writable } from "./store.js";
 import { hasConditionalWrites } from "./store-conditional.js";
 
-/** A store's optional `size(key)`: a value's size without reading it (HttpStore has one). */
+/**
+ * A store's optional `size(key)`: a value's size without reading it (HttpStore has one).
+ * @inline
+ */
 export type SizeOf = (
   key: string,
   options?: { signal?: AbortSignal },

@@ -192,8 +192,8 @@ export class H5File extends Group {
 
   /**
    * Keeps the root's consolidated metadata (if it has any) in step with a change made through
-   * this file: a {@link HierarchyChange} (store paths) patches it, `"rescan"` consolidates
-   * again. Costs one read when the root has none.
+   * this file: a change (the subtrees `removed` and the nodes `written`, by store path) patches
+   * it, `"rescan"` consolidates again. Costs one read when the root has none.
    */
   async syncConsolidated(change: HierarchyChange | "rescan"): Promise<void> {
     const store = this.store as Readable & Writable;
