@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
-import { codeBlocks, documentedFiles, programOf } from "../doc-blocks.mjs";
+import { codeBlocks, documentedFiles, outputProblems, programOf } from "../doc-blocks.mjs";
 
 // The TypeScript blocks of README.md and the guides in docs/ are programs: every file's blocks,
 // in order, are type-checked against the workspace packages (their sources) and the blocks not
-// marked `<!-- example: no-run -->` are run, each file in a fresh temporary folder.
+// marked `<!-- example: no-run -->` are run, each file in a fresh temporary folder, and print
+// what the doc says they print (`// →` claims and output blocks, see examples/check-docs.mjs).
 
 const root = join(import.meta.dirname, "..", "..");
 const documents = documentedFiles(root);
@@ -22,7 +23,9 @@ function programFile(document: string, runnableOnly: boolean): string {
     (block) => block.run || !runnableOnly,
   );
   const file = join(programs, `${document.replaceAll("/", "_")}${runnableOnly ? ".run" : ""}.ts`);
-  writeFileSync(file, programOf(document, blocks));
+  // The programs that run check their output; their folder is two below the root.
+  const outputRuntime = runnableOnly ? "../../examples/doc-blocks-output.mjs" : undefined;
+  writeFileSync(file, programOf(document, blocks, { outputRuntime }));
   return file;
 }
 
@@ -33,6 +36,17 @@ describe("the examples in the docs", () => {
     const all = blocks.flat();
     expect(all.filter((b) => !b.run).length).toBeLessThan(all.length / 4);
     for (const block of all.filter((b) => !b.run)) expect(block.reason).toBeTruthy();
+  });
+
+  it("claim what they print only in ways that are checked", () => {
+    const problems = documents.flatMap((d) =>
+      outputProblems(d, codeBlocks(readFileSync(join(root, d), "utf8"))),
+    );
+    expect(problems).toEqual([]);
+    const claims = documents.map(
+      (d) => readFileSync(join(root, d), "utf8").split("// →").length - 1,
+    );
+    expect(claims.reduce((a, b) => a + b)).toBeGreaterThan(40); // the guides do show outputs
   });
 
   it("type-check against the workspace packages", () => {
@@ -62,7 +76,7 @@ describe("the examples in the docs", () => {
   }, 180_000);
 
   for (const document of documents) {
-    it(`${document} runs`, async () => {
+    it(`${document} runs and prints what it says`, async () => {
       const file = programFile(document, true);
       const cwd = process.cwd();
       const folder = mkdtempSync(join(tmpdir(), "z-doc-example-"));
