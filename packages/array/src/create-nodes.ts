@@ -54,7 +54,7 @@ export async function createNodes(
   const { written, requested, arrays } = await writeNodes(s, specs, options);
   const nodes = new Map<string, ZarrArray | ZarrGroup>();
   for (const [path, node] of written)
-    nodes.set(path, arrays.get(path) ?? nodeFromMetadata(s, path, node));
+    nodes.set(path, arrays.get(path) ?? (await nodeFromMetadata(s, path, node)));
   return { nodes, written, requested };
 }
 

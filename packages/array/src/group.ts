@@ -1,3 +1,4 @@
+import { afterLoading } from "@z/codecs";
 import type { GroupMetadata, JsonObject } from "@z/metadata";
 import { checkAttributes, formatValue } from "@z/metadata/internal";
 import {
@@ -183,7 +184,8 @@ export class ZarrGroup {
     const rel = normalizePath(name);
     if (rel === "") return this;
     const path = this.childPath(rel);
-    const listed = this.view?.node(rel);
+    // Consolidated entries are parsed when first asked for.
+    const listed = await afterLoading(() => this.view?.node(rel));
     const node =
       listed ??
       (await readNodeMetadata(this.store, path, {
@@ -356,7 +358,10 @@ export class ZarrGroup {
   }
 }
 
-/** Builds the array or group object for metadata read from a store. */
+/**
+ * Builds the array or group object for metadata read from a store, loading first the codecs
+ * and data types that building it needs, named or implied (see `afterLoading`).
+ */
 export function nodeFromMetadata(
   store: Readable,
   path: string,
@@ -366,15 +371,19 @@ export function nodeFromMetadata(
     /** The group whose consolidated metadata listed an array (its edits update it there). */
     consolidatedHolder?: string;
   } = {},
-): ZarrArray | ZarrGroup {
+): Promise<ZarrArray | ZarrGroup> {
   if (node.kind === "array") {
     const holders = options.consolidatedHolder === undefined ? [] : [options.consolidatedHolder];
-    return new ZarrArray(store, path, node.metadata, { consolidatedHolders: holders });
+    return afterLoading(
+      () => new ZarrArray(store, path, node.metadata, { consolidatedHolders: holders }),
+    );
   }
-  return new ZarrGroup(store, path, node.metadata, {
-    consolidated: node.consolidated,
-    useConsolidated: options.useConsolidated,
-  });
+  return Promise.resolve(
+    new ZarrGroup(store, path, node.metadata, {
+      consolidated: node.consolidated,
+      useConsolidated: options.useConsolidated,
+    }),
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { afterLoading } from "@z/codecs";
 import { locateError } from "@z/errors";
 import { type JsonValue, parseJson } from "@z/metadata";
 import { METADATA_KEYS, validateAttributes } from "@z/metadata/internal";
@@ -62,6 +63,11 @@ function parsedAt<T>(key: string, path: string | undefined, parse: () => T): T {
   }
 }
 
+/** {@link parsedAt}, loading first what the parse turns out to need (see `afterLoading`). */
+function parsedAfterLoading<T>(key: string, path: string, parse: () => T): Promise<T> {
+  return afterLoading(() => parsedAt(key, path, parse));
+}
+
 function noConsolidated(path: string): NotFoundError {
   return new NotFoundError(
     `/${path}`,
@@ -94,12 +100,14 @@ export async function readNodeMetadata(
     const key = joinKey(path, METADATA_KEYS.zarrJson);
     const doc = await readJson(store, key, signal, path);
     if (doc !== undefined) {
-      const node = parsedAt(key, path, () => parseV3Node(doc, `/${key}`));
+      const node = await parsedAfterLoading(key, path, () => parseV3Node(doc, `/${key}`));
       if (node.kind === "group" && useConsolidated) {
         // Loaded on first use: an app that only opens arrays never needs it.
         const { ConsolidatedMetadata } = await import("./consolidated-model.js");
         const held = node.metadata.consolidatedMetadata;
-        node.consolidated = parsedAt(key, path, () => ConsolidatedMetadata.fromV3(held, `/${key}`));
+        node.consolidated = await parsedAfterLoading(key, path, () =>
+          ConsolidatedMetadata.fromV3(held, `/${key}`),
+        );
         if (options.consolidated === true && !node.consolidated) throw noConsolidated(path);
       }
       return node;
@@ -125,7 +133,9 @@ async function readV2Consolidated(
   const doc = await readJson(store, key, signal, path);
   if (doc === undefined) return undefined;
   const { ConsolidatedMetadata } = await import("./consolidated-model.js");
-  const consolidated = parsedAt(key, path, () => ConsolidatedMetadata.fromV2(doc, `/${key}`));
+  const consolidated = await parsedAfterLoading(key, path, () =>
+    ConsolidatedMetadata.fromV2(doc, `/${key}`),
+  );
   const self = consolidated.selfV2();
   if (self?.zgroup) {
     const where = `/${key} ${JSON.stringify(METADATA_KEYS.zgroup)}`;
@@ -133,7 +143,7 @@ async function readV2Consolidated(
     const { parseV2Group } = await v2Parser();
     return {
       kind: "group",
-      metadata: parsedAt(key, path, () => parseV2Group(zgroup, zattrs, where)),
+      metadata: await parsedAfterLoading(key, path, () => parseV2Group(zgroup, zattrs, where)),
       consolidated,
     };
   }
@@ -161,7 +171,7 @@ async function readV2Node(
   parsedAt(attrsKey, path, () => validateAttributes(zattrs, `/${attrsKey}`));
   const nodeKey = keyOf(zarray !== undefined ? METADATA_KEYS.zarray : METADATA_KEYS.zgroup);
   const { parseV2Node } = await v2Parser();
-  return parsedAt(nodeKey, path, () =>
+  return parsedAfterLoading(nodeKey, path, () =>
     parseV2Node(zarray, zgroup, zattrs, (name) => `/${keyOf(name)}`),
   );
 }

@@ -1,3 +1,4 @@
+import { afterLoading } from "@z/codecs";
 import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import type { ContainerOf } from "./container-types.js";
@@ -47,7 +48,7 @@ export async function open(
   options: OpenOptions = {},
 ): Promise<ZarrArray | ZarrGroup> {
   const { s, path, node } = await readNodeOfKind(store, options);
-  const opened = nodeFromMetadata(s, path, node, {
+  const opened = await nodeFromMetadata(s, path, node, {
     useConsolidated: options.consolidated !== false,
   });
   logNode("opened", node.kind, path, () => nodeDetails(node));
@@ -121,7 +122,7 @@ export async function openArray(
   const { s: opened, path, node } = await readNodeOfKind(store, { ...rest, kind: "array" });
   // readNodeOfKind checked that it is an array.
   const { metadata } = node as Extract<NodeMetadata, { kind: "array" }>;
-  const array = new ZarrArray(opened, path, metadata);
+  const array = await afterLoading(() => new ZarrArray(opened, path, metadata));
   logNode("opened", node.kind, path, () => nodeDetails(node));
   if (dtype !== undefined && !isDataTypeNamed(array.dataType, dtype))
     throw new DataTypeMismatchError(array.path, dtype, array.dtype);

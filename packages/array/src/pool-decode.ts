@@ -42,7 +42,7 @@ export class PoolDecoder {
     const { zarrFormat } = this;
     const shared = isSharedDecodePool(pool);
     try {
-      return await pool.decode(bytes, this.codecs, this.spec, { zarrFormat, ...options });
+      return await pool.decode(bytes, this.codecs, this.spec, { zarrFormat, ...options, inline });
     } catch (error) {
       // The shared pool failing (or closed by another read's failure) is no reason to fail a read.
       if (shared && isWorkerFailure(error)) retireSharedDecodePool();

@@ -1,3 +1,4 @@
+import { afterLoading } from "@z/codecs";
 import { locateError } from "@z/errors";
 import {
   type ArrayMetadata,
@@ -21,7 +22,6 @@ import { type ArrayOptions, buildArrayMetadata } from "./array-metadata-builder.
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { ContainsArrayError, ContainsGroupError, MixedFormatsError } from "./errors.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
-import { afterLoading } from "./load-extensions.js";
 import { readNodeMetadata, writeManyDocuments } from "./metadata-io.js";
 import { type NodeMetadata, nodeMetadataDocuments } from "./node-documents.js";
 import { logNode, nodeDetails } from "./node-logging.js";

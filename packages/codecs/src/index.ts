@@ -75,6 +75,7 @@ export { QuantizeCodec } from "./filters/quantize.js";
 export { ShuffleCodec } from "./filters/shuffle.js";
 export type { FilterDtype, NumericKind, NumericType } from "./filters/types.js";
 export { CodecNotLoadedError } from "./not-loaded.js";
+export { afterLoading } from "./after-loading.js";
 export type {
   PartialArrayToBytes,
   PartialDecoder,

@@ -5,8 +5,9 @@ import { formatValue } from "./format-value.js";
 import { metadataLimits } from "./limits.js";
 
 /**
- * Serialises a JSON value, writing `bigint` as exact integer digits and non-finite numbers as
- * the strings `"NaN"`, `"Infinity"`, `"-Infinity"` (metadata never holds bare NaN).
+ * Serialises a JSON value, writing `bigint` as exact integer digits, -0 as `-0.0` and
+ * non-finite numbers as the strings `"NaN"`, `"Infinity"`, `"-Infinity"` (metadata never holds
+ * bare NaN).
  * @throws MetadataError for a value JSON cannot hold (a function, a symbol); MetadataLimitError
  *   for nesting deeper than `maxJsonDepth` (a cycle included)
  */
@@ -20,6 +21,9 @@ function write(value: unknown, indent: number, pad: string, depth: number): stri
   if (typeof value === "number") {
     if (Number.isNaN(value)) return '"NaN"';
     if (!Number.isFinite(value)) return value > 0 ? '"Infinity"' : '"-Infinity"';
+    // JSON.stringify drops the sign of -0; "-0.0" keeps it for every reader (Python's json
+    // reads "-0" as the integer 0).
+    if (Object.is(value, -0)) return "-0.0";
     return JSON.stringify(value);
   }
   if (typeof value === "string") return asciiJsonString(value);

@@ -13,6 +13,12 @@ export interface PoolDecodeOptions {
    * here). Only for bytes nothing else holds; otherwise the pool copies them.
    */
   transfer?: boolean;
+  /**
+   * Decodes on the calling thread with the caller's own pipeline, for chunks the pool keeps
+   * inline (small ones, containers that are not TypedArrays). Without it the pool builds a
+   * pipeline of its own for them.
+   */
+  inline?: (bytes: Uint8Array) => Promise<Chunk>;
 }
 
 /**

@@ -13,7 +13,7 @@ export { defaultDecodePool, isMissingRegistration } from "./decode-pool-default.
 export { createWorkerPool, type NodeWorkerPoolOptions } from "./node-pool.js";
 export type { DecodeReply, DecodeRequest, ErrorJson } from "./protocol.js";
 export { serveDecodeRequests, type WorkerScopeLike } from "./serve.js";
-export type { ChunkSpecJson } from "./spec-json.js";
+export type { ChunkSpecMessage } from "./spec-message.js";
 export {
   type PoolWorker,
   type PoolWorkerFactory,

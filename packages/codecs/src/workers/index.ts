@@ -13,7 +13,7 @@ export {
 export { defaultDecodePool, isMissingRegistration } from "./decode-pool-default.js";
 export type { DecodeReply, DecodeRequest, ErrorJson } from "./protocol.js";
 export { serveDecodeRequests, type WorkerScopeLike } from "./serve.js";
-export type { ChunkSpecJson } from "./spec-json.js";
+export type { ChunkSpecMessage } from "./spec-message.js";
 export { createWorkerPool, type WebWorkerPoolOptions } from "./web-pool.js";
 export {
   type PoolWorker,

@@ -6,7 +6,7 @@ import {
   DecodeError,
   UnknownCodecError,
 } from "../errors.js";
-import type { ChunkSpecJson } from "./spec-json.js";
+import type { ChunkSpecMessage } from "./spec-message.js";
 
 /** What the pool posts to a worker: one chunk to decode. */
 export interface DecodeRequest {
@@ -16,8 +16,8 @@ export interface DecodeRequest {
   bytes: Uint8Array;
   /** The codec chain, as array metadata lists it. */
   codecs: NamedConfig[];
-  /** The chunk spec as plain data. */
-  spec: ChunkSpecJson;
+  /** The chunk spec as structured-clone data. */
+  spec: ChunkSpecMessage;
   /** The Zarr format of the array. */
   zarrFormat: 2 | 3;
 }

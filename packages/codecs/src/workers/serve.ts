@@ -1,4 +1,5 @@
 import { isTypedArray, type JsonValue, loadDataTypesFor } from "@z/metadata";
+import { afterLoading } from "../after-loading.js";
 import { loadCodecsFor } from "../registry.js";
 import { cachedPipeline } from "./pipeline-cache.js";
 import { type DecodeReply, type DecodeRequest, errorToJson } from "./protocol.js";
@@ -14,12 +15,14 @@ export interface ReplyWithTransfer {
 /** Decodes one request in this thread (a worker): the reply and the buffer to transfer back. */
 export async function answerDecodeRequest(request: DecodeRequest): Promise<ReplyWithTransfer> {
   try {
-    // A worker starts with only the eager registrations: load what this chain names first.
+    // A worker starts with only the eager registrations: load what this chain names first,
+    // then whatever building it turns out to need besides.
     await Promise.all([
       loadCodecsFor(request.codecs as unknown as JsonValue),
       loadDataTypesFor({ data_type: request.spec.dataType } as JsonValue),
     ]);
-    const pipeline = cachedPipeline(request.codecs, request.spec, request.zarrFormat);
+    const { codecs, spec, zarrFormat } = request;
+    const pipeline = await afterLoading(() => cachedPipeline(codecs, spec, zarrFormat));
     const chunk = await pipeline.decode(request.bytes);
     if (!isTypedArray(chunk.data)) throw new TypeError("the decoded chunk is not a TypedArray");
     let data = chunk.data;

@@ -2,11 +2,11 @@ import { nameErrorClass } from "@z/errors";
 import type { Chunk, NamedConfig, TypedArray } from "@z/metadata";
 import { product } from "@z/metadata/internal";
 import { CodecError } from "../errors.js";
+import { CodecPipeline } from "../pipeline.js";
 import type { ChunkSpec } from "../types.js";
 import { type ChunkDecodePool, defaultWorkerCount, type PoolDecodeOptions } from "./decode-pool.js";
-import { cachedPipeline } from "./pipeline-cache.js";
 import { type DecodeReply, type DecodeRequest, errorFromJson } from "./protocol.js";
-import { decodableInWorker, specToJson } from "./spec-json.js";
+import { decodableInWorker, specToMessage } from "./spec-message.js";
 
 declare module "@z/errors" {
   interface ZarrErrorMap {
@@ -164,11 +164,11 @@ export class WorkerPool implements ChunkDecodePool {
   ): Promise<Chunk> {
     options.signal?.throwIfAborted();
     if (this.closed) throw new WorkerPoolClosedError("The codec worker pool is closed");
-    const specJson = specToJson(spec);
     const decodedBytes = product(spec.shape) * spec.dataType.itemSize;
     if (decodedBytes < this.inlineBelow || !decodableInWorker(spec) || this.callerShouldHelp()) {
       this.inline++;
-      return cachedPipeline(codecs, specJson, options.zarrFormat).decode(bytes);
+      if (options.inline) return options.inline(bytes);
+      return inlinePipeline(codecs, spec, options.zarrFormat).decode(bytes);
     }
     // Only await when the queue is full: a decode with room is queued (and abortable) at once.
     if (this.queue.length >= this.maxQueued) await this.waitForRoom(options.signal);
@@ -179,7 +179,7 @@ export class WorkerPool implements ChunkDecodePool {
       id: this.nextId++,
       bytes: own ? bytes : bytes.slice(),
       codecs: [...codecs],
-      spec: specJson,
+      spec: specToMessage(spec),
       zarrFormat: options.zarrFormat,
     };
     return new Promise<Chunk>((resolve, reject) => {
@@ -362,6 +362,25 @@ export class WorkerPool implements ChunkDecodePool {
     if (this.slots.length === 0) for (const job of this.queue.splice(0)) this.settle(job, failure);
     this.pump();
   }
+}
+
+/** Pipelines for inline decodes of callers that bring none, per spec and codec chain objects. */
+const inlinePipelines = new WeakMap<ChunkSpec, WeakMap<readonly NamedConfig[], CodecPipeline>>();
+
+/** The calling thread's pipeline for a spec and chain (built on first use, kept while both live). */
+function inlinePipeline(
+  codecs: readonly NamedConfig[],
+  spec: ChunkSpec,
+  zarrFormat: 2 | 3,
+): CodecPipeline {
+  let bySpec = inlinePipelines.get(spec);
+  if (!bySpec) inlinePipelines.set(spec, (bySpec = new WeakMap()));
+  let pipeline = bySpec.get(codecs);
+  if (!pipeline) {
+    pipeline = CodecPipeline.create(codecs, spec, zarrFormat, {}, "codecs of a pooled decode");
+    bySpec.set(codecs, pipeline);
+  }
+  return pipeline;
 }
 
 function shapeOf(reply: { shape: number[]; stride: number[] }) {

@@ -44,6 +44,27 @@ export function floatToJson(value: number): JsonValue {
   return value;
 }
 
+/** The bits of the quiet NaN every runtime produces, per float width. */
+const CANONICAL_NAN: Record<number, bigint> = { 4: 0x7fc00000n, 8: 0x7ff8000000000000n };
+
+/**
+ * The metadata form of a float fill value. A NaN with another payload than the usual quiet NaN
+ * is written as its hex bit pattern in v3 (the only form that keeps it; v2 has just `"NaN"`), so
+ * that what a reader fills in is what the writer meant. Half floats keep `"NaN"`: their
+ * container cannot carry a payload where the runtime lacks Float16Array.
+ */
+export function floatFillToJson(value: number, itemSize: number, format: 2 | 3): JsonValue {
+  const canonical = CANONICAL_NAN[itemSize];
+  if (format === 3 && Number.isNaN(value) && canonical !== undefined) {
+    const view = new DataView(new ArrayBuffer(8));
+    if (itemSize === 4) view.setFloat32(0, value);
+    else view.setFloat64(0, value);
+    const bits = itemSize === 4 ? BigInt(view.getUint32(0)) : view.getBigUint64(0);
+    if (bits !== canonical) return `0x${bits.toString(16).padStart(2 * itemSize, "0")}`;
+  }
+  return floatToJson(value);
+}
+
 /** The JSON form of an integer element: a number when exact, otherwise a decimal string. */
 export function integerToJson(value: number | bigint): JsonValue {
   if (typeof value === "bigint") {

@@ -5,7 +5,7 @@ import { BoolArray } from "./bool-array.js";
 import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import type { TypedArray } from "./containers.js";
 import { halfToNumber, NativeFloat16Array, numberToHalf } from "./float16.js";
-import { floatToJson, integerToJson, parseFloatFill } from "./numeric-json.js";
+import { floatFillToJson, floatToJson, integerToJson, parseFloatFill } from "./numeric-json.js";
 import type { DataType, DataTypeKind, Endian, ZarrFormat } from "./types.js";
 import { ValueTypeError } from "./value-errors.js";
 
@@ -145,9 +145,9 @@ class NumericType implements DataType<Scalar, TypedArray> {
     return this.isBig ? value : Number(value);
   }
 
-  fillToJson(value: Scalar): JsonValue {
+  fillToJson(value: Scalar, format: ZarrFormat): JsonValue {
     if (this.kind === "bool") return Boolean(value);
-    if (this.kind === "float") return floatToJson(Number(value));
+    if (this.kind === "float") return floatFillToJson(Number(value), this.itemSize, format);
     return typeof value === "bigint" && Number.isSafeInteger(Number(value)) ? Number(value) : value;
   }
 

@@ -1,4 +1,4 @@
-import { type Chunk, type Container, isTypedArray } from "./containers.js";
+import { type Chunk, type Container, isTypedArray, type TypedArray } from "./containers.js";
 import { cOrderStrides, product } from "./memory-layout.js";
 
 /** One side of a strided copy: a container, the element offset of the first element, strides. */
@@ -9,6 +9,21 @@ export interface StridedView {
   offset: number;
   /** Element strides, one per dimension (may be negative). */
   stride: readonly number[];
+}
+
+const Float16 = (globalThis as { Float16Array?: new (...args: never[]) => TypedArray })
+  .Float16Array;
+
+/**
+ * An integer view of the same memory for float containers whose element loads convert (float32
+ * and half precision widen to double); undefined for any other container.
+ */
+function bitView(data: Container): Uint32Array | Uint16Array | undefined {
+  if (data instanceof Float32Array)
+    return new Uint32Array(data.buffer, data.byteOffset, data.length);
+  if (Float16 && data instanceof Float16)
+    return new Uint16Array(data.buffer, data.byteOffset, data.length);
+  return undefined;
 }
 
 /** One axis of a copy after simplification: its extent and its stride on both sides. */
@@ -56,6 +71,14 @@ export function copyStrided(
   lanes = 1,
 ): void {
   for (const n of shape) if (n === 0) return;
+  const srcBits = bitView(src.data);
+  const dstBits = bitView(dst.data);
+  if (srcBits && dstBits && srcBits.BYTES_PER_ELEMENT === dstBits.BYTES_PER_ELEMENT) {
+    // Float elements copied one by one pass through a JavaScript number, which quiets a
+    // signaling NaN: copy their bits instead.
+    src = { ...src, data: srcBits };
+    dst = { ...dst, data: dstBits };
+  }
   const axes = simplify(shape, src.stride, dst.stride);
   if (axes.length === 0) {
     copyRun(src.data, src.offset * lanes, 1, dst.data, dst.offset * lanes, 1, 1, lanes);

@@ -105,9 +105,9 @@ export class H5File extends Group {
     if ((mode === "w-" || mode === "x") && existing) throw new FileExistsError(filename || "/");
     let root: ZarrGroup;
     if (existing && mode !== "w") {
-      root = nodeFromMetadata(store, "", existing, {
+      root = (await nodeFromMetadata(store, "", existing, {
         useConsolidated: consolidated !== false,
-      }) as ZarrGroup;
+      })) as ZarrGroup;
     } else {
       const s = store as Readable & Writable;
       // "w" truncates: everything in the store goes, as h5py truncates the file.
@@ -172,9 +172,9 @@ export class H5File extends Group {
       kind: "group",
     });
     if (node?.kind !== "group") throw new NotFoundError(`/${path}`, "group");
-    const group = nodeFromMetadata(this.store, path, node, {
+    const group = (await nodeFromMetadata(this.store, path, node, {
       useConsolidated: this.useConsolidated !== false,
-    }) as ZarrGroup;
+    })) as ZarrGroup;
     if (path === "") this.inner = group;
     return group;
   }
