@@ -123,7 +123,7 @@ const TYPES: TypeCase[] = [
 ];
 
 /** A stored element's bytes made into one every path keeps exactly (see the comments). */
-function canonical(t: TypeCase, hex: string, format: 2 | 3): string {
+function canonical(t: TypeCase, hex: string, format: 2 | 3, fill = false): string {
   const bytes = Buffer.from(hex, "hex");
   if (t.family === "bool") return (bytes[0] & 1).toString(16).padStart(2, "0");
   if (t.dtype === "bfloat16") {
@@ -149,6 +149,9 @@ function canonical(t: TypeCase, hex: string, format: 2 | 3): string {
             (bits & 0xfffffffffffffn) !== 0n;
     if (nan && (part === 2 || format === 2))
       Buffer.from(le(floatBits[part].nan, part), "hex").copy(bytes, at);
+    // A fill value is a JavaScript number, and a float32 signaling NaN becomes one only quieted
+    // (its payload kept): the quiet bit is set.
+    else if (nan && fill && part === 4) bytes[at + 2] |= 0x40;
   }
   return bytes.toString("hex");
 }
@@ -227,7 +230,7 @@ const arrayCase = fc
     const raw = r.useRandomFill
       ? Buffer.from(r.randomFill.subarray(0, t.itemSize)).toString("hex")
       : t.extremes[r.fillPick % t.extremes.length];
-    const fill = canonical(t, raw, format);
+    const fill = canonical(t, raw, format, true);
     // Small chunks stay on the calling thread; large ones (over 64 KiB decoded) go to workers.
     const elements = r.big ? Math.ceil((72 * 1024) / t.itemSize) : 96;
     const c0 = r.big ? 64 : 8;
