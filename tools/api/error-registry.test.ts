@@ -44,6 +44,7 @@ const REGISTERED = {
   H5TypeError: true,
   H5ValueError: true,
   HttpError: true,
+  IncompleteRollbackError: true,
   InvalidDataTypeError: true,
   InvalidKeyError: true,
   InvalidRangeError: true,

@@ -1,4 +1,4 @@
-import { ZarrArray, ZarrGroup } from "@z/zarr";
+import { UnreadableNode, ZarrArray, ZarrGroup } from "@z/zarr";
 import { type Multiscale, multiscalesOf } from "./ome.js";
 
 /** One node of the hierarchy as the tree panel shows it. */
@@ -38,7 +38,12 @@ export async function walkHierarchy(
   }
   let members: [string, ZarrArray | ZarrGroup][];
   try {
-    members = await node.members();
+    const listed = await node.members();
+    members = listed.filter(
+      (entry): entry is [string, ZarrArray | ZarrGroup] => !(entry[1] instanceof UnreadableNode),
+    );
+    const unreadable = listed.length - members.length;
+    if (unreadable > 0) tree.note = `${unreadable} children cannot be opened`;
   } catch (error) {
     // No listing: show what the OME metadata names, and say why the rest is missing.
     const named = multiscales.flatMap((m) => m.levels);

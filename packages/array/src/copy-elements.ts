@@ -54,6 +54,23 @@ export function sameStoredLayout(a: ArrayMetadata, b: ArrayMetadata): boolean {
   return storedLayout(a) === storedLayout(b);
 }
 
+/**
+ * How the elements of a block read from `source` become elements `target` takes. A v2 object
+ * array of strings or bytes holds `0` where its fill value (zarr-python 2's default) fills
+ * missing chunks; numcodecs writes such elements as the empty string or bytes, and so does a
+ * copy into a string or bytes type, which take `null` for the empty value.
+ */
+function elementConversion(
+  source: ZarrArray,
+  target: ZarrArray,
+): ((data: unknown) => void) | undefined {
+  if (source.dataType.name !== "object" || target.dataType.name === "object") return undefined;
+  return (data) => {
+    const items = data as unknown[];
+    for (let i = 0; i < items.length; i++) if (items[i] === 0) items[i] = null;
+  };
+}
+
 /** Every grid point of a chunk grid, in C order, one at a time. */
 function* gridPoints(grid: readonly number[]): Generator<number[]> {
   if (grid.some((n) => n === 0)) return;
@@ -72,7 +89,9 @@ function* gridPoints(grid: readonly number[]): Generator<number[]> {
  * a sharded target), and each target chunk or shard is written by exactly one task, whole:
  * nothing is read back, so no two tasks ever read-modify-write the same stored object. When
  * both arrays store chunks the same way (grid, codecs, fill value, key encoding), the stored
- * bytes are copied without decoding.
+ * bytes are copied without decoding. A v2 object array's `0` elements (its missing chunks
+ * under zarr-python 2's default fill value) become empty strings or bytes in a string or bytes
+ * target, as numcodecs writes them.
  * @throws MetadataError when the shapes differ; the read and write errors of the arrays
  */
 export async function copyArrayElements(
@@ -93,6 +112,7 @@ export async function copyArrayElements(
   const total = product(grid);
   const store = target.store as Readable & Writable;
   const raw = sameStoredLayout(source.metadata, meta);
+  const convert = elementConversion(source, target);
   const { signal } = options;
   let done = 0;
   await forEachConcurrent(
@@ -108,6 +128,7 @@ export async function copyArrayElements(
         // reading what was stored; the source may be read in any pieces.
         const region: BasicSelection = chunkRegion(meta.chunkGrid.axes, coords, meta.shape);
         const block = await source.get(region, { signal, concurrency: 1 });
+        convert?.(block.data);
         await target.set(region, block, { signal, concurrency: 1 });
       }
       options.onProgress?.({ done: ++done, total });

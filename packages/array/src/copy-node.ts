@@ -1,17 +1,20 @@
-import type { JsonObject } from "@z/metadata";
-import { joinKey, NotFoundError, normalizePath, type StoreLike } from "@z/store-core";
+import { locateError } from "@z/errors";
+import type { ArrayMetadata, JsonObject } from "@z/metadata";
+import { joinKey, normalizePath, type StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import type { ArrayOptions } from "./array-metadata-builder.js";
 import type { Progress } from "./chunk-access.js";
 import { consolidateMetadata } from "./consolidate-metadata.js";
+import { checkedCopyMetadata } from "./copy-check.js";
 import { type CopiedElements, copyArrayElements } from "./copy-elements.js";
+import { WriteJournal } from "./copy-journal.js";
+import { copyArrayOptions } from "./copy-options.js";
 import { ContainsArrayError, ContainsGroupError } from "./errors.js";
 import type { ZarrGroup } from "./group.js";
-import { readNodeMetadata } from "./metadata-io.js";
-import { optionsLike } from "./options-like.js";
 import { enterStore } from "./store-logging-scope.js";
+import { UnreadableNode } from "./unreadable-node.js";
 import { readConsolidatedHolder } from "./update-consolidated.js";
-import { type NodeInput, writeNodes } from "./write-nodes.js";
+import { commitNodes, type NodeInput, prepareNodes, removeReplaced } from "./write-nodes.js";
 
 /** Options of {@link copyNode}. */
 export interface CopyNodeOptions {
@@ -24,8 +27,9 @@ export interface CopyNodeOptions {
    * every array before anything is written, so an option that cannot work stops the copy
    * with nothing written. Attributes it gives win over {@link CopyNodeOptions.attributes}; the
    * format, when it gives none, is the copy's.
-   * Default: the source's metadata as it is when the format stays; otherwise its layout as
-   * {@link zerosLike} takes it into the other format (see {@link LikeOptions}).
+   * Default: the source's metadata as it is when the format stays; otherwise
+   * {@link copyArrayOptions} into the other format (the defaults of `zarr copy`: codecs under
+   * their names in that format, v2 object arrays as v3 strings, bytes or objects, ...).
    */
   arrayOptions?: (source: ZarrArray, zarrFormat: 2 | 3) => ArrayOptions | Promise<ArrayOptions>;
   /** The attributes of each node's copy (default: the source's). */
@@ -46,7 +50,7 @@ export interface CopyNodeOptions {
   concurrency?: number;
   /** Abort the copy. */
   signal?: AbortSignal;
-  /** Called when an array's elements start to be copied (after every node is created). */
+  /** Called when an array's elements start to be copied (before any node's metadata is written). */
   onArrayStart?: (source: ZarrArray, target: ZarrArray) => void;
   /** Called after each chunk (or shard) of an array's copy. */
   onProgress?: (source: ZarrArray, progress: Progress) => void;
@@ -110,20 +114,30 @@ function destinationOf(path: string, sourceRoot: string, destinationRoot: string
 async function arrayInput(
   source: ZarrArray,
   format: 2 | 3,
-  attributes: JsonObject,
+  path: string,
   options: CopyNodeOptions,
 ): Promise<NodeInput> {
+  const attributes = options.attributes?.(source);
   if (options.arrayOptions)
     return {
       kind: "array",
-      attributes,
+      attributes: attributes ?? source.attrs,
       zarrFormat: format,
       ...(await options.arrayOptions(source, format)),
     };
   // The same format: the metadata as it is (extension fields and key encodings included).
   if (format === source.zarrFormat)
-    return { kind: "array", metadata: { ...source.metadata, attributes } };
-  return { kind: "array", attributes, ...optionsLike(source, { zarrFormat: format }) };
+    return {
+      kind: "array",
+      metadata: { ...source.metadata, attributes: attributes ?? source.attrs },
+    };
+  let converted: ArrayOptions;
+  try {
+    converted = copyArrayOptions(source, { zarrFormat: format });
+  } catch (error) {
+    throw copyFailure(error, source, path);
+  }
+  return { kind: "array", ...converted, attributes: attributes ?? converted.attributes };
 }
 
 /**
@@ -138,21 +152,23 @@ export async function planNodeCopy(
   const destinationRoot = options.path === undefined ? root.path : normalizePath(options.path);
   const plan = new NodeCopyPlan(root, destinationRoot);
   const maxDepth = options.depth ?? Number.POSITIVE_INFINITY;
-  const attributesOf = options.attributes ?? ((node: ZarrArray | ZarrGroup) => node.attrs);
   const visit = async (node: ZarrArray | ZarrGroup, depth: number): Promise<void> => {
     const path = destinationOf(node.path, root.path, destinationRoot);
     const format = options.zarrFormat ?? node.zarrFormat;
-    const attributes = attributesOf(node);
     if (node instanceof ZarrArray) {
-      plan.nodes.push([path, await arrayInput(node, format, attributes, options)]);
+      plan.nodes.push([path, await arrayInput(node, format, path, options)]);
       plan.arrays.push([node, path]);
       return;
     }
+    const attributes = options.attributes?.(node) ?? node.attrs;
     plan.nodes.push([path, { kind: "group", zarrFormat: format, attributes }]);
     plan.groups.push(path);
     if (depth >= maxDepth) return;
-    for (const [, child] of await node.members({ signal: options.signal }))
+    for (const [, child] of await node.members({ signal: options.signal })) {
+      // A member that cannot be opened cannot be copied: the copy stops before writing.
+      if (child instanceof UnreadableNode) throw child.error;
       await visit(child, depth + 1);
+    }
     // After the children, so deeper groups come first.
     if (options.consolidated !== false) {
       const holder = await readConsolidatedHolder(node.store, node.path, {
@@ -166,18 +182,37 @@ export async function planNodeCopy(
   return plan;
 }
 
+/** The holders of consolidated metadata above `path` among `holders`. */
+function holdersAbove(path: string, holders: string[]): string[] {
+  return holders.filter((h) => h !== path && (h === "" || path.startsWith(`${h}/`)));
+}
+
+/** Names the node whose copy failed in an error that does not say (a store's write error). */
+function copyFailure(error: unknown, source: ZarrArray, path: string): unknown {
+  const where = path === source.path ? `copy of /${path}` : `copy of /${source.path} to /${path}`;
+  return locateError(error, where, { path: source.path });
+}
+
 /**
  * Copies an array or a whole hierarchy (attributes included) into a store, optionally into
  * the other Zarr format, with other codecs or other chunks (see
- * {@link CopyNodeOptions.arrayOptions}). In order:
+ * {@link CopyNodeOptions.arrayOptions}). All or nothing: a copy that fails leaves the
+ * destination as it was. In order:
  * 1. the source is walked and every copy's metadata worked out and checked (codecs known,
- *    options valid), so a copy that cannot work writes nothing;
- * 2. every node is created (missing parent groups too; consolidated metadata of ancestors
- *    at the destination is updated, as node creation does);
- * 3. each array's elements are copied one destination chunk (or shard) per task: stored
+ *    options valid, nodes in the way refused), so a copy that cannot work writes nothing;
+ * 2. each array's elements are copied one destination chunk (or shard) per task: stored
  *    chunks as bytes when the layout stays, re-encoded otherwise; sharded and rectilinear
  *    arrays included;
+ * 3. every node's metadata is written (missing parent groups too; consolidated metadata of
+ *    ancestors at the destination is updated, as node creation does), so no reader sees a
+ *    node before its chunks are all there;
  * 4. groups whose source held consolidated metadata get it written for the copy.
+ *
+ * When a step after the first fails (a corrupt source chunk, a store error, an abort), every
+ * key the copy wrote is deleted and every key it replaced is put back, and the error, naming
+ * the array whose copy failed (`copy of /b: ...`), is thrown: a rerun once the cause is fixed
+ * finds the destination as before. The one exception is `overwrite`: the nodes it replaces are
+ * deleted before the copy writes, and a failed copy does not bring them back.
  *
  * `source` may be a plan made by {@link planNodeCopy} with the same options.
  *
@@ -188,7 +223,8 @@ export async function planNodeCopy(
  * ```
  * @throws ContainsArrayError / ContainsGroupError when a node exists where a copy goes
  *   (without `overwrite`); what `arrayOptions` throws; the metadata, codec and store errors of
- *   both sides
+ *   both sides; IncompleteRollbackError, with the copy's error as its cause, when the
+ *   destination fails again while the copy takes back what it wrote
  */
 export async function copyNode(
   source: ZarrArray | ZarrGroup | NodeCopyPlan,
@@ -199,26 +235,53 @@ export async function copyNode(
   const store = await enterStore(destination);
   const { signal } = options;
   if (options.overwrite && store === plan.source.store) refuseSelfOverwrite(plan);
-  await writeNodes(store, plan.nodes, { overwrite: options.overwrite, signal });
-  const arrays: ZarrArray[] = [];
+  const prepared = await prepareNodes(store, plan.nodes, {
+    overwrite: options.overwrite,
+    signal,
+  });
+  const built = new Map(prepared.written);
+  const targets: [ZarrArray, string, ArrayMetadata][] = [];
   for (const [array, path] of plan.arrays) {
+    const node = built.get(path) as { metadata: ArrayMetadata };
     // Written through the metadata as readers will parse it, so what the writer leaves out as
-    // the fill value is what readers fill in (a v2 object array's null fill value, say).
-    const node = await readNodeMetadata(store, path, { kind: "array", signal });
-    if (node?.kind !== "array") throw new NotFoundError(`/${path}`, "array", "the copy is gone");
-    const target = new ZarrArray(store, path, node.metadata);
-    options.onArrayStart?.(array, target);
-    const copied = await copyArrayElements(array, target, {
-      concurrency: options.concurrency,
-      signal,
-      onProgress: options.onProgress && ((progress) => options.onProgress?.(array, progress)),
-    });
-    options.onArrayEnd?.(array, copied);
-    arrays.push(target);
+    // the fill value is what readers fill in (a v2 object array's null fill value, say); its
+    // encoders are tried first, so one that cannot write stops the copy before it begins.
+    const metadata = await checkedCopyMetadata(array, node.metadata, path).catch(
+      (error: unknown) => {
+        throw copyFailure(error, array, path);
+      },
+    );
+    targets.push([array, path, metadata]);
   }
-  for (const path of plan.consolidated) await consolidateMetadata(store, { path, signal });
+  const journal = await WriteJournal.open(prepared.store, plan.path, signal);
+  try {
+    if (options.overwrite) await removeReplaced(prepared, journal.store);
+    for (const [array, path, metadata] of targets) {
+      const target = new ZarrArray(journal.store, path, metadata);
+      options.onArrayStart?.(array, target);
+      const copied = await copyArrayElements(array, target, {
+        concurrency: options.concurrency,
+        signal,
+        onProgress: options.onProgress && ((progress) => options.onProgress?.(array, progress)),
+      }).catch((error: unknown) => {
+        throw signal?.aborted ? error : copyFailure(error, array, path);
+      });
+      options.onArrayEnd?.(array, copied);
+    }
+    await commitNodes(prepared, journal.store);
+    for (const path of plan.consolidated)
+      await consolidateMetadata(journal.store, { path, signal });
+  } catch (error) {
+    await journal.rollback(error, options.concurrency);
+    throw error;
+  }
   return {
-    arrays,
+    arrays: targets.map(
+      ([, path, metadata]) =>
+        new ZarrArray(store, path, metadata, {
+          consolidatedHolders: holdersAbove(path, prepared.holders),
+        }),
+    ),
     groups: plan.groups,
     consolidated: plan.consolidated,
   };

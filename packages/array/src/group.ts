@@ -10,6 +10,7 @@ import {
   normalizePath,
   prefixOf,
   type Readable,
+  throwIfAborted,
   UnsupportedOperationError,
   type Writable,
 } from "@z/store-core";
@@ -23,6 +24,7 @@ import type { GroupOptions } from "./create-nodes.js";
 import { readNodeMetadata, writeDocuments } from "./metadata-io.js";
 import { groupMetadataDocuments, type NodeMetadata } from "./node-documents.js";
 import { renderTree, type TreeOptions } from "./tree.js";
+import { UnreadableNode } from "./unreadable-node.js";
 import {
   consolidatedUpdate,
   holderPathOf,
@@ -48,6 +50,13 @@ export interface ListOptions {
 }
 
 /**
+ * What {@link ZarrGroup.members} lists for a child: the array or group, or, when the child
+ * cannot be opened, an {@link UnreadableNode} holding the error.
+ * @category Arrays and groups
+ */
+export type GroupMember = ZarrArray | ZarrGroup | UnreadableNode;
+
+/**
  * A Zarr group: a node holding arrays and other groups, with attributes.
  *
  * A group opened with consolidated metadata (see {@link consolidateMetadata}) lists and opens
@@ -59,6 +68,7 @@ export interface ListOptions {
  * const root = await createGroup(store);
  * const temps = await root.createArray("temperature", { shape: [365], dtype: "float32" });
  * for (const [name, node] of await root.members()) console.log(name, node.toString());
+ * // A child that cannot be opened is an UnreadableNode there, with its error.
  * console.log(await root.tree());
  * ```
  * @category Arrays and groups
@@ -128,30 +138,47 @@ export class ZarrGroup {
   }
 
   /**
-   * The direct children, sorted by name, each opened (a bounded number at a time).
+   * The direct children, sorted by name, each opened (a bounded number at a time). A child
+   * that cannot be opened (malformed metadata, an unregistered codec, a failed read) is listed
+   * as an {@link UnreadableNode} holding its error, so one bad child never hides the others.
    * @example
    * ```ts
-   * for (const [name, node] of await group.members()) console.log(name, String(node));
+   * for (const [name, node] of await group.members()) {
+   *   if (node instanceof UnreadableNode) console.warn(name, node.error.message);
+   *   else console.log(name, String(node));
+   * }
    * ```
-   * @throws UnsupportedOperationError when the children cannot be listed; the error of a child
-   *   whose metadata cannot be read
+   * @throws UnsupportedOperationError when the children cannot be listed; AbortError when
+   *   `signal` aborts
    */
-  async members(options: ListOptions = {}): Promise<[string, ZarrArray | ZarrGroup][]> {
+  async members(options: ListOptions = {}): Promise<[string, GroupMember][]> {
     const names = await this.childNames(options);
-    const out: [string, ZarrArray | ZarrGroup][] = new Array(names.length);
+    const out: [string, GroupMember][] = new Array(names.length);
     await forEachConcurrent(
       names.keys(),
       options.concurrency ?? DEFAULT_CONCURRENCY,
       async (i) => {
-        out[i] = [names[i], await this.get(names[i], options)];
+        out[i] = [names[i], await this.openMember(names[i], options.signal)];
       },
       options.signal,
     );
     return out;
   }
 
+  /** A child opened, or the {@link UnreadableNode} that says why it cannot be. */
+  private async openMember(name: string, signal?: AbortSignal): Promise<GroupMember> {
+    try {
+      return await this.get(name, { signal });
+    } catch (error) {
+      throwIfAborted(signal);
+      const reason = error instanceof Error ? error : new Error(String(error));
+      return new UnreadableNode(this.childPath(name), reason);
+    }
+  }
+
   /**
-   * The child arrays.
+   * The child arrays. Children that cannot be opened are left out ({@link ZarrGroup.members}
+   * lists them, with their errors).
    * @example
    * ```ts
    * const names = (await group.arrays()).map(([name]) => name);
@@ -163,7 +190,10 @@ export class ZarrGroup {
     );
   }
 
-  /** The child groups. */
+  /**
+   * The child groups. Children that cannot be opened are left out ({@link ZarrGroup.members}
+   * lists them, with their errors).
+   */
   async groups(options: ListOptions = {}): Promise<[string, ZarrGroup][]> {
     return (await this.members(options)).filter(
       (entry): entry is [string, ZarrGroup] => entry[1] instanceof ZarrGroup,

@@ -22,6 +22,7 @@ export {
   NodeCopyPlan,
   planNodeCopy,
 } from "./copy-node.js";
+export { type ArrayCopyChanges, copyArrayOptions } from "./copy-options.js";
 export {
   type CreatedNodes,
   type CreateNodeOptions,
@@ -39,7 +40,13 @@ export {
   NodeError,
   ValueShapeError,
 } from "./errors.js";
-export { Group, type GroupState, type ListOptions, ZarrGroup } from "./group.js";
+export {
+  Group,
+  type GroupMember,
+  type GroupState,
+  type ListOptions,
+  ZarrGroup,
+} from "./group.js";
 export { type ArrayInfo, arrayInfo } from "./info.js";
 export type { NodeMetadata } from "./node-documents.js";
 export { type OpenArrayOptions, type OpenOptions, open, openArray, openGroup } from "./nodes.js";
@@ -58,8 +65,10 @@ export {
   zerosLike,
 } from "./numpy-style-creation.js";
 export type { ArraySource, LikeOptions } from "./options-like.js";
+export { IncompleteRollbackError } from "./rollback-error.js";
 export type { ReadOptions, SelectionOptions } from "./selection-io.js";
 export { withStoreLogging } from "./store-logging.js";
 export { renderTree, type TreeOptions, treeLines } from "./tree.js";
+export { UnreadableNode } from "./unreadable-node.js";
 export type { NdValue, Scalar, SetValue } from "./values.js";
 export type { HierarchyOptions, NodeSpec } from "./write-nodes.js";

@@ -12,12 +12,23 @@ export { TARGET_CHUNK_BYTES } from "./chunking-target.js";
 export { DEFAULT_COMPRESSOR, defaultSerializer, toNamedConfig } from "./codec-specs.js";
 export { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 export { consolidatedDocuments } from "./consolidated-documents.js";
+export { checkCopyMetadata, checkedCopyMetadata, readBackArrayMetadata } from "./copy-check.js";
 export {
   type CopiedElements,
   type CopyElementsOptions,
   copyArrayElements,
   sameStoredLayout,
 } from "./copy-elements.js";
+export { WriteJournal } from "./copy-journal.js";
+export {
+  type CopyLayout,
+  copyLayout,
+  type LayoutChanges,
+  type ShardLevel,
+  type StoredLayout,
+  storedLayoutOf,
+  toV3Codec,
+} from "./copy-layout.js";
 export { isDataTypeNamed } from "./data-type-named.js";
 export { resolveDtype } from "./dtype-option.js";
 export { createExclusive, isNodeDocument } from "./exclusive-create.js";
@@ -65,4 +76,12 @@ export {
   withHierarchyChange,
 } from "./update-consolidated.js";
 export { resolveValue, sameShape } from "./values.js";
-export { type NodeInput, type WrittenNodes, writeNodes } from "./write-nodes.js";
+export {
+  commitNodes,
+  type NodeInput,
+  type PreparedNodes,
+  prepareNodes,
+  removeReplaced,
+  type WrittenNodes,
+  writeNodes,
+} from "./write-nodes.js";

@@ -5,6 +5,7 @@ import { ZarrArray } from "./array.js";
 import type { ArrayOptions } from "./array-metadata-builder.js";
 import type { Progress } from "./chunk-access.js";
 import { copyNode } from "./copy-node.js";
+import { copyArrayOptionsWith } from "./copy-overrides.js";
 import { type CreateNodeOptions, createArray } from "./create-nodes.js";
 import { ValueShapeError } from "./errors.js";
 import {
@@ -133,9 +134,12 @@ function toNdValue(data: Exclude<ArrayData, ZarrArray>): {
 
 /**
  * Creates an array from data and writes it. From a {@link ZarrArray}: the layout, fill value and
- * attributes are taken from it (see {@link LikeOptions}; `options` overrides any of them) and the
- * elements are copied chunk by chunk, a bounded number at a time, so memory stays bounded;
- * when the layout is unchanged the stored chunks are copied as bytes, without decoding. From
+ * attributes are taken from it as {@link copyNode} and `zarr copy` take them, into the format
+ * `options.zarrFormat` asks for (see {@link copyArrayOptions}: v2 object arrays become v3
+ * strings, bytes or objects, numcodecs codecs take their v3 names, ...); `options` overrides
+ * any part. The elements are copied chunk by chunk, a bounded number at a time, so memory stays
+ * bounded; when the layout is unchanged the stored chunks are copied as bytes, without
+ * decoding. Like every copy it is all or nothing: a copy that fails removes what it wrote. From
  * in-memory data: the shape is the data's, the data type is `options.dtype` or the one the
  * container implies: its TypedArray's (a BoolArray's is bool), or for plain arrays bool (all
  * booleans), int64 (all bigints), string (all strings), else float64.
@@ -161,7 +165,7 @@ export async function fromArray(
     const copied = await copyNode(data, store, {
       path: normalizePath(rest.path),
       overwrite: rest.overwrite,
-      arrayOptions: () => ({ attributes: data.attrs, ...optionsLike(data, rest) }),
+      arrayOptions: () => copyArrayOptionsWith(data, rest),
       concurrency,
       signal: options.signal,
       onProgress: onProgress && ((_: ZarrArray, progress: Progress) => onProgress(progress)),

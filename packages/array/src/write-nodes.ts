@@ -133,22 +133,38 @@ function planNode(store: Readable, path: string, spec: NodeInput, defaultFormat:
 }
 
 /**
- * Writes many new nodes in one go, the shared path of `createArray`, `createGroup`,
- * `createHierarchy`, the group methods and node copies:
- * 1. every spec is validated (metadata, codecs, node names, no node inside an array, no
- *    requested child of another format than its requested parent) before any I/O;
- * 2. what is at the requested paths and their ancestors is read (bounded concurrency);
- *    existing nodes are refused unless `overwrite`, existing arrays on the way always;
- * 3. replaced subtrees are deleted, then every metadata document (requested nodes and missing
- *    parent groups) is written, a bounded number at a time;
- * 4. ancestors holding consolidated metadata get the new nodes added to it (and replaced
- *    subtrees removed), so a consolidated hierarchy stays complete for nodes created here.
+ * New nodes checked against the store and worked out to the last document, nothing written
+ * yet (see {@link prepareNodes}): {@link removeReplaced} and {@link commitNodes} write them.
  */
-export async function writeNodes(
+export interface PreparedNodes extends WrittenNodes {
+  /** The store written to. */
+  readonly store: Readable & Writable;
+  /** The topmost requested paths where a node exists (replaced with `overwrite`). */
+  readonly replaced: string[];
+  /** Every metadata document to write (requested nodes and missing parents), by store key. */
+  readonly documents: [string, Uint8Array][];
+  /** The documents written only if absent, so of two racing creators one wins. */
+  readonly claims: [string, Uint8Array][];
+  /** The consolidated metadata documents of ancestors, updated for the new nodes. */
+  readonly consolidatedUpdates: [string, Uint8Array][];
+  /** The ancestors whose consolidated metadata lists the new nodes. */
+  readonly holders: string[];
+  /** The options the nodes were prepared with. */
+  readonly options: HierarchyOptions;
+}
+
+/**
+ * The checking half of {@link writeNodes}, which writes nothing: every spec is validated and
+ * built, what is at the paths and their ancestors is read and refused when in the way, and
+ * every document to write is worked out. Lets a caller write other things (a copy's chunks)
+ * before the nodes that make them visible.
+ * @throws what {@link writeNodes} throws before it writes
+ */
+export async function prepareNodes(
   store: StoreLike | string,
   specs: Iterable<readonly [string, NodeInput]>,
   options: HierarchyOptions = {},
-): Promise<WrittenNodes> {
+): Promise<PreparedNodes> {
   const s = await enterStore(store);
   const list = [...specs].map(([path, spec]) => [normalizePath(path), spec] as const);
   const w = writable(s, list[0]?.[0] ?? "");
@@ -179,7 +195,7 @@ export async function writeNodes(
     [...planned.keys(), ...implied.keys()],
     concurrency,
     async (path) => {
-      // Parents are read with their consolidated metadata, which step 4 updates.
+      // Parents are read with their consolidated metadata, which the commit updates.
       existing.set(
         path,
         await readNodeMetadata(s, path, {
@@ -233,13 +249,6 @@ export async function writeNodes(
   }
   written.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
-  const topmost = replaced.filter((path) => !replaced.some((r) => isBelow(path, r)));
-  await forEachConcurrent(
-    topmost,
-    concurrency,
-    (path) => w.deletePrefix(prefixOf(path), { signal }),
-    signal,
-  );
   const documents = written.flatMap(([path, node]) =>
     nodeMetadataDocuments(node).map(
       ([key, bytes]) => [joinKey(path, key), bytes] as [string, Uint8Array],
@@ -251,13 +260,72 @@ export async function writeNodes(
   const claims = overwrite
     ? []
     : documents.filter(([key]) => isNodeDocument(key) && planned.has(nodePathOf(key)));
+  // Consolidated metadata goes last, so it never lists a node whose documents are not written.
+  const consolidatedUpdates: [string, Uint8Array][] = [];
+  const holders: string[] = [];
+  for (const [path, found] of existing) {
+    if (found?.kind !== "group" || !found.consolidated || planned.has(path) || deleted(path))
+      continue;
+    const holder = { path, metadata: found.metadata, consolidated: found.consolidated };
+    const change = { removed: replaced, written: written.filter(([p]) => isBelow(p, path)) };
+    consolidatedUpdates.push(...consolidatedUpdate(holder, change).documents);
+    holders.push(path);
+  }
+  // The arrays returned keep those holders current when they are resized or edited.
+  for (const [path, array] of arrays) {
+    const consolidatedHolders = holders.filter((holder) => isBelow(path, holder));
+    if (consolidatedHolders.length > 0)
+      arrays.set(path, new ZarrArray(s, path, array.metadata, { consolidatedHolders }));
+  }
+  return {
+    store: w,
+    replaced: replaced.filter((path) => !replaced.some((r) => isBelow(path, r))),
+    documents,
+    claims,
+    consolidatedUpdates,
+    holders,
+    options,
+    written,
+    requested: [...planned.keys()],
+    arrays,
+  };
+}
+
+/** Deletes the subtrees of the nodes {@link prepareNodes} found in the way (with `overwrite`). */
+export async function removeReplaced(
+  prepared: PreparedNodes,
+  store: Writable = prepared.store,
+): Promise<void> {
+  const { signal } = prepared.options;
+  await forEachConcurrent(
+    prepared.replaced,
+    prepared.options.concurrency ?? DEFAULT_CONCURRENCY,
+    (path) => store.deletePrefix(prefixOf(path), { signal }),
+    signal,
+  );
+}
+
+/**
+ * The writing half of {@link writeNodes}: writes the documents {@link prepareNodes} worked
+ * out, claims first, the ancestors' consolidated metadata last.
+ * @param store where to write (default the prepared store; a wrapper of it, say)
+ * @throws ContainsArrayError / ContainsGroupError when another writer created a node at a
+ *   claimed path since it was prepared; the store's write errors
+ */
+export async function commitNodes(
+  prepared: PreparedNodes,
+  store: Readable & Writable = prepared.store,
+): Promise<WrittenNodes> {
+  const { signal } = prepared.options;
+  const concurrency = prepared.options.concurrency ?? DEFAULT_CONCURRENCY;
+  const { claims, documents } = prepared;
   await forEachConcurrent(
     claims,
     concurrency,
     async ([key, bytes]) => {
-      if (await createExclusive(w, key, bytes, signal)) return;
+      if (await createExclusive(store, key, bytes, signal)) return;
       const path = nodePathOf(key);
-      const found = await readNodeMetadata(s, path, { consolidated: false, signal });
+      const found = await readNodeMetadata(store, path, { consolidated: false, signal });
       const hint = "another writer created it just now";
       throw found?.kind === "array"
         ? new ContainsArrayError(path, hint)
@@ -266,30 +334,38 @@ export async function writeNodes(
     signal,
   );
   await writeManyDocuments(
-    w,
+    store,
     documents.filter((document) => !claims.includes(document)),
     { signal, concurrency },
   );
-  // Consolidated metadata goes last, so it never lists a node whose documents are not written.
-  const updates: [string, Uint8Array][] = [];
-  const holders: string[] = [];
-  for (const [path, found] of existing) {
-    if (found?.kind !== "group" || !found.consolidated || planned.has(path) || deleted(path))
-      continue;
-    const holder = { path, metadata: found.metadata, consolidated: found.consolidated };
-    const change = { removed: replaced, written: written.filter(([p]) => isBelow(p, path)) };
-    updates.push(...consolidatedUpdate(holder, change).documents);
-    holders.push(path);
-  }
-  await writeManyDocuments(w, updates, { signal, concurrency });
-  // The arrays returned keep those holders current when they are resized or edited.
-  for (const [path, array] of arrays) {
-    const consolidatedHolders = holders.filter((holder) => isBelow(path, holder));
-    if (consolidatedHolders.length > 0)
-      arrays.set(path, new ZarrArray(s, path, array.metadata, { consolidatedHolders }));
-  }
+  await writeManyDocuments(store, prepared.consolidatedUpdates, { signal, concurrency });
+  const { written, requested, arrays } = prepared;
   for (const [path, node] of written) logNode("created", node.kind, path, () => nodeDetails(node));
-  return { written, requested: [...planned.keys()], arrays };
+  return { written, requested, arrays };
+}
+
+/**
+ * Writes many new nodes in one go, the shared path of `createArray`, `createGroup`,
+ * `createHierarchy` and the group methods:
+ * 1. every spec is validated (metadata, codecs, node names, no node inside an array, no
+ *    requested child of another format than its requested parent) before any I/O;
+ * 2. what is at the requested paths and their ancestors is read (bounded concurrency);
+ *    existing nodes are refused unless `overwrite`, existing arrays on the way always;
+ * 3. replaced subtrees are deleted, then every metadata document (requested nodes and missing
+ *    parent groups) is written, a bounded number at a time;
+ * 4. ancestors holding consolidated metadata get the new nodes added to it (and replaced
+ *    subtrees removed), so a consolidated hierarchy stays complete for nodes created here.
+ * Steps 1-2 are {@link prepareNodes}, step 3's deletes {@link removeReplaced}, the writes
+ * {@link commitNodes}.
+ */
+export async function writeNodes(
+  store: StoreLike | string,
+  specs: Iterable<readonly [string, NodeInput]>,
+  options: HierarchyOptions = {},
+): Promise<WrittenNodes> {
+  const prepared = await prepareNodes(store, specs, options);
+  await removeReplaced(prepared);
+  return commitNodes(prepared);
 }
 
 /** The node path of a metadata document's key (`a/b/zarr.json` -> `a/b`). */

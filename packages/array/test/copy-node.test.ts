@@ -11,6 +11,7 @@ import {
   openArray,
   openGroup,
   planNodeCopy,
+  UnreadableNode,
   ZarrArray,
   type ZarrGroup,
 } from "@z/array";
@@ -46,8 +47,10 @@ async function snapshot(root: ZarrArray | ZarrGroup): Promise<Snapshot> {
       return;
     }
     out[rel] = { kind: "group", attributes: node.attrs };
-    for (const [name, child] of await node.members())
+    for (const [name, child] of await node.members()) {
+      if (child instanceof UnreadableNode) throw child.error;
       await visit(child, rel === "" ? name : `${rel}/${name}`);
+    }
   };
   await visit(root, "");
   return out;

@@ -68,14 +68,18 @@ export function cliMessage(error: Error, context: ErrorContext): string {
 }
 
 /**
- * The line `zarr` prints for a failed command: where (the location and the node), what (the
- * error's name) and the message with CLI hints:
+ * The line `zarr` prints for a failed command: where (the location, and the node the error is
+ * about or else the one given with --path), what (the error's name) and the message with CLI
+ * hints:
  * `zarr: data.zarr (node /grid): NotFoundError: No array at "/grid": ...`.
  */
 export function describeError(error: unknown, context: ErrorContext): string {
   const e = error instanceof Error ? error : new Error(String(error));
   const name = e.name && e.name !== "Error" ? `${e.name}: ` : "";
   const where = context.locations.join(" → ");
-  const node = `/${(context.path ?? "").replace(/^\/+|\/+$/g, "")}`;
+  // The node the error is about when it says (a copy's failing array), else the one asked for.
+  const about = (e as { path?: unknown }).path;
+  const path = typeof about === "string" ? about : (context.path ?? "");
+  const node = `/${path.replace(/^\/+|\/+$/g, "")}`;
   return `zarr: ${where} (node ${node}): ${name}${cliMessage(e, context)}\n`;
 }

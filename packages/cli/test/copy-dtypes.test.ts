@@ -4,6 +4,7 @@ import {
   createArray,
   type DataType,
   FsStore,
+  loadDataTypes,
   openArray,
   resolveDataTypeV2,
   type StructType,
@@ -27,6 +28,8 @@ interface Case {
   serializer?: string;
 }
 
+// The structured type is resolved synchronously below; its members' types load on first use.
+await loadDataTypes();
 const STRUCT = resolveDataTypeV2([
   ["a", "<i4"],
   ["c", "<c8"],

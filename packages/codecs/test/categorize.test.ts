@@ -8,12 +8,16 @@ import {
   BytesCodec,
   type ChunkSpec,
   CodecConfigError,
+  loadCodecs,
   resolveCodec,
 } from "@z/codecs";
-import { fixedLengthUnicode, resolveDataTypeV2 } from "@z/metadata";
+import { fixedLengthUnicode, loadDataTypes, resolveDataTypeV2 } from "@z/metadata";
 import { cOrderStrides } from "@z/metadata/internal";
 import { fixturePath, type GoldenCase, goldenCases, haveFixtures } from "@z/test-utils";
 import { describe, expect, it } from "vitest";
+
+// The codec and the string types are built synchronously below; they load on first use.
+await Promise.all([loadDataTypes(), loadCodecs(["numcodecs.categorize"])]);
 
 const LE = new BytesCodec("little");
 const u4 = fixedLengthUnicode(4);

@@ -43,10 +43,21 @@ export function v2Codecs(details: V2ArrayDetails, dataType: DataType, ndim: numb
   // bytes are produced, so that is where the bytes codec goes.
   let split = filters.findIndex((filter) => BYTES_LEVEL_NUMCODECS.has(filter.id as string));
   if (split === -1) split = filters.length;
-  for (const filter of filters.slice(0, split)) codecs.push(numcodecsToNamedConfig(filter));
+  const arrayFilters = filters.slice(0, split);
+  for (const filter of arrayFilters) codecs.push(numcodecsToNamedConfig(filter));
   if (dataType.itemSize > 0) {
     const configuration: JsonObject = dataType.endianSensitive ? { endian: details.endian } : {};
     codecs.push({ name: "bytes", configuration, mustUnderstand: true });
+  } else if (
+    arrayFilters.length > 0 &&
+    !arrayFilters.some((filter) => OBJECT_NUMCODECS.has(filter.id as string))
+  ) {
+    // An object array without an object codec whose filters turn its elements into numbers
+    // (categorize, as zarr-python documents it): those numbers are stored as plain bytes, in
+    // the byte order of the last filter's `astype`.
+    const astype = arrayFilters[arrayFilters.length - 1].astype;
+    const endian = typeof astype === "string" && astype.startsWith(">") ? "big" : "little";
+    codecs.push({ name: "bytes", configuration: { endian }, mustUnderstand: true });
   }
   for (const filter of filters.slice(split)) codecs.push(numcodecsToNamedConfig(filter));
   if (details.compressor) codecs.push(numcodecsToNamedConfig(details.compressor));

@@ -7,6 +7,7 @@ export {
   arrayMetadataDocuments,
   arraySummary,
   buildArrayMetadata,
+  checkCopyMetadata,
   copyArrayElements,
   DEFAULT_CONCURRENCY,
   forEachConcurrent,

@@ -1,4 +1,5 @@
-import { type CopyNodeOptions, copyNode, open, planNodeCopy } from "@z/zarr";
+import { rmdir, stat } from "node:fs/promises";
+import { type CopiedNodes, type CopyNodeOptions, copyNode, open, planNodeCopy } from "@z/zarr";
 import { countingWrites, type WriteCounts } from "../copy/counting-store.js";
 import { type CopyChanges, planArray } from "../copy/plan.js";
 import { UsageError } from "../errors.js";
@@ -42,6 +43,16 @@ function checkOptions(options: CopyOptions): void {
     throw new UsageError(`concurrency must be a positive integer, got ${concurrency}`);
 }
 
+/** A destination that is a local folder not there yet (which the copy creates), or undefined. */
+async function newFolder(destination: string): Promise<string | undefined> {
+  if (/^[a-z][a-z0-9+.-]+:/i.test(destination) || /\.zip$/i.test(destination)) return undefined;
+  const exists = await stat(destination).then(
+    () => true,
+    () => false,
+  );
+  return exists ? undefined : destination;
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The summary line `zarr copy` ends with. */
@@ -56,10 +67,13 @@ export function summaryLine(summary: CopySummary, source: string, destination: s
 /**
  * `zarr copy <src> <dst>`: rewrites an array or a whole hierarchy (attributes and consolidated
  * metadata included) into another location, optionally converting the format, compressor and
- * chunking. Every option is checked against every source array before anything is written;
- * then the metadata is written, and each array is copied one destination chunk (or shard) per
- * task, so no stored object is written by two tasks. Ends with a summary line on standard
- * error, or, with `json`, one JSON object on standard output.
+ * chunking, through the library's `copyNode` with its copy defaults. Every option is checked
+ * against every source array before anything is written; then each array is copied one
+ * destination chunk (or shard) per task, so no stored object is written by two tasks, and the
+ * metadata is written last. A copy that fails takes back what it wrote (and a folder it
+ * created), so the destination is as it was and a rerun can start afresh; the error names the
+ * array whose copy failed. Ends with a summary line on standard error, or, with `json`, one
+ * JSON object on standard output.
  * @throws CopyOptionError (a UsageError) naming the option and the node; the store and
  *   codec errors of the source and destination
  */
@@ -82,13 +96,26 @@ export async function copyCommand(
       bar = new ProgressBar(output, `copy /${array.path}`);
     },
     onProgress: (_, { done, total }) => bar?.update(done, total),
-    onArrayEnd: () => bar?.finish(),
+    onArrayEnd: () => {
+      bar?.finish();
+      bar = undefined;
+    },
   };
   // Every option is checked against every array before the destination is even opened.
   const plan = await planNodeCopy(root, copyOptions);
   const counts: WriteCounts = { chunks: 0, bytes: 0 };
+  const folder = await newFolder(destination);
   const location = await openLocation(destination, { create: true });
-  const copied = await copyNode(plan, countingWrites(location, counts), copyOptions);
+  let copied: CopiedNodes;
+  try {
+    // All or nothing: a copy that fails has taken back what it wrote.
+    copied = await copyNode(plan, countingWrites(location, counts), copyOptions);
+  } catch (error) {
+    bar?.finish();
+    // A folder this command created goes too, if the copy left it empty (rmdir refuses otherwise).
+    if (folder) await rmdir(folder).catch(() => {});
+    throw error;
+  }
   await completeLocation(location);
   const summary: CopySummary = {
     arrays: copied.arrays.length,

@@ -1,4 +1,4 @@
-import { isListable, open, prefixOf, ZarrArray, type ZarrGroup } from "@z/zarr";
+import { isListable, open, prefixOf, ZarrArray, ZarrGroup } from "@z/zarr";
 import { formatRows, infoRows } from "@z/zarr/internal";
 import { openLocation } from "../location.js";
 import { arrayJson, groupJson } from "../node-json.js";
@@ -55,17 +55,25 @@ async function arrayRows(
   return rows;
 }
 
+/** A group's members by kind; `unreadable` (members that cannot be opened) only when there are some. */
+interface MemberCounts {
+  arrays: number;
+  groups: number;
+  unreadable?: number;
+}
+
 /** Counts a group's members by kind, when the group can list them. */
-async function memberCounts(
-  group: ZarrGroup,
-): Promise<{ arrays: number; groups: number } | undefined> {
+async function memberCounts(group: ZarrGroup): Promise<MemberCounts | undefined> {
   if (!isListable(group.store) && !group.consolidated) return undefined;
   const members = await group.members();
   const arrays = members.filter(([, node]) => node instanceof ZarrArray).length;
-  return { arrays, groups: members.length - arrays };
+  // Members that cannot be opened are neither.
+  const groups = members.filter(([, node]) => node instanceof ZarrGroup).length;
+  const unreadable = members.length - arrays - groups;
+  return unreadable > 0 ? { arrays, groups, unreadable } : { arrays, groups };
 }
 
-function groupRows(group: ZarrGroup, members: { arrays: number; groups: number } | undefined) {
+function groupRows(group: ZarrGroup, members: MemberCounts | undefined) {
   const rows: [string, string][] = [
     ["Type", "Group"],
     ["Zarr format", String(group.zarrFormat)],
@@ -73,8 +81,12 @@ function groupRows(group: ZarrGroup, members: { arrays: number; groups: number }
     ["Attributes", attributeSummary(group.metadata.attributes)],
   ];
   if (members) {
-    const total = members.arrays + members.groups;
-    rows.push(["Members", `${total} (${members.arrays} arrays, ${members.groups} groups)`]);
+    const { arrays, groups, unreadable = 0 } = members;
+    const bad = unreadable > 0 ? `, ${unreadable} that cannot be opened` : "";
+    rows.push([
+      "Members",
+      `${arrays + groups + unreadable} (${arrays} arrays, ${groups} groups${bad})`,
+    ]);
   }
   return rows;
 }

@@ -11,8 +11,10 @@ const NAME = "numcodecs.categorize";
 /**
  * numcodecs' `categorize` filter: text elements become small integers, the position of the
  * element in `labels` plus one (0 for text that is not a label; it decodes to ""). Works on
- * chunks of any data type whose elements are strings: fixed-length `U` arrays (`dtype: "<U4"`)
- * and, where a variable-length string type is registered, object arrays (`dtype: "|O"`).
+ * chunks of any data type whose elements are strings: fixed-length `U` arrays (`dtype: "<U4"`),
+ * variable-length strings, and v2 object arrays (`dtype: "|O"`) holding strings, written as
+ * zarr-python documents it: `Categorize(labels, dtype=object, astype="u1")` as the only filter,
+ * the codes then stored as plain bytes.
  */
 export class CategorizeCodec implements ArrayToArrayCodec {
   readonly kind = "array_to_array";
@@ -58,7 +60,9 @@ export class CategorizeCodec implements ArrayToArrayCodec {
         `${NAME}: ${labels.length} labels do not fit in "astype" ${astype.json}`,
       );
     }
-    if (spec && spec.dataType.kind !== "string") {
+    // A v2 object array (`|O`) holds the strings as JavaScript values, as zarr-python's
+    // documented use writes it: `Categorize(labels, dtype=object)` with no object codec.
+    if (spec && spec.dataType.kind !== "string" && spec.dataType.name !== "object") {
       throw new CodecConfigError(
         `${NAME}: chunks of ${spec.dataType.name} are not text; categorize needs string elements`,
       );
@@ -113,8 +117,10 @@ export class CategorizeCodec implements ArrayToArrayCodec {
     const out = dataType.create(n);
     for (let i = 0; i < n; i++) {
       const code = Number(codes[i]);
+      // Code 0 (text that was not a label) reads as "", which an object container does not
+      // start with, so every element is set.
       const label = code >= 1 && code <= this.labels.length ? this.labels[code - 1] : "";
-      if (label !== "") dataType.setElement(out, i, label);
+      dataType.setElement(out, i, label);
     }
     return cOrderChunk(out, spec.shape);
   }

@@ -8,6 +8,7 @@ import {
   createGroup,
   guessChunks,
   type NdValue,
+  UnreadableNode,
   ZarrArray,
   type ZarrGroup,
 } from "@z/array";
@@ -252,7 +253,11 @@ export class Group implements AsyncIterable<string> {
   /** `[name, object]` pairs, in name order. */
   async items(): Promise<[string, H5Node][]> {
     this.file.assertOpen();
-    return (await this.inner.members()).map(([name, node]) => [name, this.file.wrap(node)]);
+    return (await this.inner.members()).map(([name, node]) => {
+      // As h5py, whose items() raises for a member it cannot open.
+      if (node instanceof UnreadableNode) throw node.error;
+      return [name, this.file.wrap(node)];
+    });
   }
 
   /** The number of members (`len(group)`). */
