@@ -1,3 +1,4 @@
+import { afterLoading } from "@z/codecs";
 import type { ArrayMetadata } from "@z/metadata";
 import { joinKey } from "@z/store-core";
 import { ZarrArray } from "./array.js";
@@ -41,8 +42,9 @@ export async function checkedCopyMetadata(
   path = source.path,
 ): Promise<ArrayMetadata> {
   const read = await readBackArrayMetadata(metadata, path);
-  // Building the array object builds its codec pipelines; the object does no I/O.
-  const copy = new ZarrArray(source.store, path, read);
+  // Building the array object builds its codec pipelines (loading the codecs a conversion
+  // brings in first); the object does no I/O.
+  const copy = await afterLoading(() => new ZarrArray(source.store, path, read));
   if (!sameStoredLayout(source.metadata, read)) {
     for (const pipeline of storedLayoutOf(copy).pipelines)
       for (const codec of pipeline.bytesToBytes) await codec.encode(new Uint8Array(16));
