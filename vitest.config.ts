@@ -17,7 +17,5 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // Loads the data types and codecs that otherwise load on first use (see the file).
-    setupFiles: ["./tools/load-lazy-extensions.ts"],
   },
 });

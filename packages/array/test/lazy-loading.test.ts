@@ -1,7 +1,7 @@
-// Data types beyond the plain numeric ones and codecs beyond bytes/transpose/crc32c load on
-// first use. The test setup (tools/load-lazy-extensions.ts) loads them all for the other tests;
-// here every test works on fresh module instances (vi.resetModules), where nothing is loaded
-// until an array needs it, as in a browser page.
+// Data types beyond the plain numeric ones and codecs beyond bytes load on first use. No test
+// setup loads them ahead: a test file that builds one synchronously loads it itself. Here every
+// test works on fresh module instances (vi.resetModules), where nothing is loaded until an array
+// needs it, as in a browser page.
 import fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
@@ -190,6 +190,35 @@ describe("data types and codecs that load on first use", () => {
     expect(member).toBeInstanceOf(reader.array.ZarrArray);
     const { data } = await (member as InstanceType<typeof reader.array.ZarrArray>).get([null]);
     expect(Array.from(data as BigInt64Array)).toEqual([1n, 2n, 3n]);
+  });
+
+  it("opening a v2 array in F order loads the transpose its order implies (named nowhere)", async () => {
+    const store = new Map<string, Uint8Array>();
+    const writer = await m.array.createArray(store, {
+      shape: [2, 3],
+      chunks: [2, 3],
+      dtype: "int16",
+      zarrFormat: 2,
+      order: "F",
+      compressors: null,
+    });
+    await writer.set([null, null], { data: Int16Array.from([1, 2, 3, 4, 5, 6]), shape: [2, 3] });
+    // Stored in F order: the columns one after the other.
+    expect(Array.from(new Int16Array(store.get("0.0")!.slice().buffer))).toEqual([
+      1, 4, 2, 5, 3, 6,
+    ]);
+    const reader = await freshModules();
+    const spec = {
+      shape: [2, 3],
+      dataType: reader.metadata.resolveDataTypeV3("int16"),
+      fillValue: 0,
+    };
+    expect(() =>
+      reader.codecs.resolveCodec(entry("transpose", { order: [1, 0] }), { spec, zarrFormat: 2 }),
+    ).toThrow(reader.codecs.CodecNotLoadedError);
+    const array = await reader.array.openArray(store);
+    const { data } = await array.get([null, null]);
+    expect(Array.from(data as Int16Array)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it("registrations made before a module loads win over the built-in ones it brings", async () => {

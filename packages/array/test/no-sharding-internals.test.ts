@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CodecPipeline } from "@z/codecs";
+import { CodecPipeline, loadCodecs } from "@z/codecs";
 import { resolveDataTypeV3 } from "@z/metadata";
 import { describe, expect, it } from "vitest";
 
@@ -33,6 +33,9 @@ const GENERIC = new Set([
   "partialEncode",
   "nested",
 ]);
+
+// The sharding codec loads on first use; the list of its members is read as the file loads.
+await loadCodecs(["sharding_indexed"]);
 
 function shardingCodec(): object {
   const pipeline = CodecPipeline.create(

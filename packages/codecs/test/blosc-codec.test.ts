@@ -4,11 +4,15 @@ import {
   type ChunkSpec,
   CodecConfigError,
   hasCodec,
+  loadCodecs,
   readBloscHeader,
   resolveCodec,
 } from "@z/codecs";
 import { type JsonObject, resolveDataTypeV3 } from "@z/metadata";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// Blosc loads on first use; codec() builds it synchronously.
+beforeAll(() => loadCodecs(["blosc", "numcodecs.blosc"]));
 
 function spec(dataType: string, shape = [1000]): ChunkSpec {
   return { shape, dataType: resolveDataTypeV3(dataType), fillValue: 0 };

@@ -2,12 +2,21 @@
 // truncated, or oversized data gives a DecodeError before anything large is allocated.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { type BytesToBytesCodec, CodecConfigError, DecodeError, resolveCodec } from "@z/codecs";
+import {
+  type BytesToBytesCodec,
+  CodecConfigError,
+  DecodeError,
+  loadCodecs,
+  resolveCodec,
+} from "@z/codecs";
 import { resolveNumpyDataType } from "@z/metadata";
 import { goldenCases, haveFixtures } from "@z/test-utils";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const PYTHON = "/usr/bin/python3";
+
+// Both load on first use; codec() builds them synchronously.
+beforeAll(() => loadCodecs(["numcodecs.bz2", "numcodecs.lzma"]));
 
 function codec(config: Record<string, unknown>): BytesToBytesCodec {
   const { id, ...configuration } = config;

@@ -1,10 +1,15 @@
 // Every codec this package registers, through the codec contract suite: round trips, honest
 // encoded sizes, a decoder bounded by the chunk spec, typed errors for bad input.
-import { type ChunkSpec, registeredCodecs } from "@z/codecs";
+import { type ChunkSpec, loadCodecs, registeredCodecs } from "@z/codecs";
 import { type CodecContractOptions, chunkOf, describeCodecContract } from "@z/codecs/testing";
-import { type JsonValue, resolveDataTypeV2, resolveDataTypeV3 } from "@z/metadata";
+import {
+  type JsonValue,
+  loadDataTypesFor,
+  resolveDataTypeV2,
+  resolveDataTypeV3,
+} from "@z/metadata";
 import { havePython, runPython } from "@z/test-utils";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const spec = (dtype: string, shape: number[], fillValue: unknown = 0): ChunkSpec => ({
   shape,
@@ -46,6 +51,8 @@ const bool = samples(spec("bool", [17], false), (i, seed) => (seed ? i % 3 === 0
 const near1000 = samples(spec("float64", [7, 3], 1000), (i, seed) =>
   seed ? 1000 + Math.cos(i) * 15 : 1000 + i / 100,
 );
+// The strings categorize encodes load on first use; the samples are built as the file loads.
+await loadDataTypesFor({ dtype: "<U3" });
 const labels = samples(spec("<U3", [9], ""), (i, seed) => ["a", "bb", "ccc"][(i + seed) % 3]);
 
 /** A comparison allowing |decoded - original| <= tolerance(original), for lossy filters. */
@@ -297,6 +304,11 @@ describe("every codec this package registers is in the contract table", () => {
     expect(registeredCodecs().filter((name) => !(name in VARIANTS))).toEqual([]);
   });
 });
+
+// The codecs of the table load on first use; the contract suite builds them synchronously.
+beforeAll(() =>
+  loadCodecs(Object.values(VARIANTS).flatMap((v) => v.map(({ codec }) => codec.name))),
+);
 
 for (const [name, variants] of Object.entries(VARIANTS)) {
   for (const { label, ...options } of variants)

@@ -4,10 +4,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type BytesToBytesCodec, resolveCodec } from "@z/codecs";
+import { type BytesToBytesCodec, loadCodecs, resolveCodec } from "@z/codecs";
 import { resolveDataTypeV3 } from "@z/metadata";
 import { tempDir } from "@z/test-utils";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gzipEncode } from "../src/compressors/gzip-format.js";
 import { type DeflateLevel, pythonDeflate } from "../src/compressors/python-deflate.js";
 
@@ -136,6 +136,8 @@ const CONFIGS: Record<string, unknown>[] = [
 ];
 
 describe.skipIf(!pythonReady)("cross-check with numcodecs 0.11 (Python)", () => {
+  // These codecs load on first use; codecFor builds them synchronously.
+  beforeAll(() => loadCodecs(CONFIGS.map((config) => `numcodecs.${config.id}`)));
   const { dir, remove } = tempDir("z-compressors-python-");
   afterAll(remove);
   const report: string[] = [];

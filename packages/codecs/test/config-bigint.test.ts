@@ -1,5 +1,5 @@
-import { CodecConfigError, resolveCodec } from "@z/codecs";
-import { resolveDataTypeV3 } from "@z/metadata";
+import { CodecConfigError, loadCodecsFor, resolveCodec } from "@z/codecs";
+import { type JsonObject, loadDataTypesFor, resolveDataTypeV3 } from "@z/metadata";
 import { isZarrError } from "@z/store-core";
 import { describe, expect, it } from "vitest";
 
@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 // the value, not a TypeError from JSON.stringify (found by the fuzz suite).
 const HUGE = 2n ** 64n;
 
-const CASES: [string, Record<string, unknown>, string][] = [
+const CASES: [string, JsonObject, string][] = [
   ["gzip", { level: HUGE }, "float32"],
   ["numcodecs.zlib", { level: HUGE }, "float32"],
   ["zstd", { level: 3, checksum: HUGE }, "float32"],
@@ -50,15 +50,15 @@ const CASES: [string, Record<string, unknown>, string][] = [
 
 describe("codec configurations with integers beyond 2^53", () => {
   for (const [name, configuration, dtype] of CASES) {
-    it(`${name} ${Object.keys(configuration).join(", ")}`, () => {
+    it(`${name} ${Object.keys(configuration).join(", ")}`, async () => {
       const dataType = resolveDataTypeV3(dtype);
       const spec = { shape: [4], dataType, fillValue: dataType.defaultFill };
+      const entry = { name, configuration, mustUnderstand: true };
+      // What opening an array loads before it builds the codecs its metadata names.
+      await Promise.all([loadCodecsFor(entry), loadDataTypesFor(configuration)]);
       let error: unknown;
       try {
-        resolveCodec(
-          { name, configuration: configuration as never, mustUnderstand: true },
-          { spec, zarrFormat: 3 },
-        );
+        resolveCodec(entry, { spec, zarrFormat: 3 });
       } catch (e) {
         error = e;
       }

@@ -4,7 +4,13 @@
 // float16 arithmetic, NumPy 1.x scalar promotion, NaN payloads in bitround, padding bits.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { type ArrayToArrayCodec, BytesCodec, type ChunkSpec, resolveCodec } from "@z/codecs";
+import {
+  type ArrayToArrayCodec,
+  BytesCodec,
+  type ChunkSpec,
+  loadCodecs,
+  resolveCodec,
+} from "@z/codecs";
 import { quantizeBits } from "@z/codecs/internal";
 import { type DataType, numberToHalf, resolveDataTypeV3 } from "@z/metadata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -552,6 +558,8 @@ afterAll(() => {
 });
 
 const groups = ["astype", "delta", "fixedscaleoffset", "quantize", "bitround", "packbits"];
+// The filters load on first use; filterFor builds them synchronously.
+beforeAll(() => loadCodecs(groups.map((group) => `numcodecs.${group}`)));
 
 describe("filters against numcodecs 0.11 (Debian python3)", () => {
   for (const group of groups) {

@@ -2,12 +2,13 @@
 // and fixture arrays written by zarr-python 2 and 3 with these filters, decoded and re-encoded.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ChunkSpec, CodecPipeline, hasCodec } from "@z/codecs";
+import { type ChunkSpec, CodecPipeline, hasCodec, loadCodecs, loadCodecsFor } from "@z/codecs";
 import { quantizeBits } from "@z/codecs/internal";
 import {
   type ArrayMetadata,
   type Chunk,
   type DataType,
+  type JsonValue,
   type NamedConfig,
   parseArrayMetadataV2,
   parseArrayMetadataV3,
@@ -194,6 +195,8 @@ describe("filters in a codec pipeline", () => {
         dataType,
         fillValue: t.fillValue ?? dataType.defaultFill,
       };
+      // The filters load on first use, as opening an array would load them.
+      await loadCodecsFor(t.codecs as unknown as JsonValue);
       const pipeline = CodecPipeline.create(t.codecs, spec, 3);
       const original = cValues(view, dataType);
 
@@ -227,7 +230,8 @@ describe("filters in a codec pipeline", () => {
     });
   }
 
-  it("converts the fill value into the encoded type (fixedscaleoffset, astype, packbits)", () => {
+  it("converts the fill value into the encoded type (fixedscaleoffset, astype, packbits)", async () => {
+    await loadCodecs(["numcodecs.fixedscaleoffset", "numcodecs.astype", "numcodecs.packbits"]);
     const float64 = resolveDataTypeV3("float64");
     const fso = CodecPipeline.create(
       [
@@ -316,6 +320,7 @@ describe.skipIf(!present)("fixture arrays written by zarr-python with numcodecs 
         dataType: meta.dataType,
         fillValue: meta.fillValue,
       };
+      await loadCodecsFor(meta.codecs as unknown as JsonValue);
       const pipeline = CodecPipeline.create(meta.codecs, spec, meta.zarrFormat);
       const key = meta.chunkKeyEncoding.encode(meta.shape.map(() => 0));
       const stored = new Uint8Array(readFileSync(join(dir, ...key.split("/"))));

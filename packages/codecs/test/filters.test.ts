@@ -8,13 +8,26 @@ import {
   CodecConfigError,
   CodecPipeline,
   DecodeError,
+  loadCodecs,
   resolveCodec,
   ShuffleCodec,
 } from "@z/codecs";
 import { quantizeBits } from "@z/codecs/internal";
 import { type Chunk, type DataType, resolveDataTypeV3 } from "@z/metadata";
 import { cOrderStrides } from "@z/metadata/internal";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const FILTERS = [
+  "astype",
+  "bitround",
+  "delta",
+  "fixedscaleoffset",
+  "packbits",
+  "quantize",
+  "shuffle",
+];
+// The filters load on first use; the tests build them synchronously.
+beforeAll(() => loadCodecs(FILTERS.map((name) => `numcodecs.${name}`)));
 
 function specOf(type: string, shape: number[], fillValue?: unknown): ChunkSpec {
   const dataType = resolveDataTypeV3(type);

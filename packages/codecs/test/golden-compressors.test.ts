@@ -1,10 +1,10 @@
 // numcodecs' golden files for the compressors and checksum codecs: every encoded.NN.dat must
 // decode to the bytes of array.NN, and our encoding must equal numcodecs' wherever numcodecs'
 // output is deterministic.
-import { type BytesToBytesCodec, resolveCodec } from "@z/codecs";
+import { type BytesToBytesCodec, loadCodecs, resolveCodec } from "@z/codecs";
 import { resolveDataTypeV3 } from "@z/metadata";
 import { type GoldenCase, goldenCases, haveFixtures } from "@z/test-utils";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gzipEncode } from "../src/compressors/gzip-format.js";
 import { type DeflateLevel, pythonDeflate } from "../src/compressors/python-deflate.js";
 
@@ -50,6 +50,12 @@ afterAll(() => {
 const present = haveFixtures("golden-compressors");
 
 describe.skipIf(!present)("numcodecs golden files: compressors and checksums", () => {
+  // These codecs load on first use; codecFor builds them synchronously.
+  beforeAll(() =>
+    loadCodecs(
+      ["lz4", "crc32", "crc32c", "adler32", "zlib", "gzip", "zstd"].map((id) => `numcodecs.${id}`),
+    ),
+  );
   for (const folder of ["lz4", "crc32", "crc32c", "adler32"]) {
     it(`${folder}: decodes every golden file and encodes byte-identically`, async () => {
       const cases = goldenCases(folder);

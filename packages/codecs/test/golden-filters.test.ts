@@ -10,6 +10,7 @@ import {
   type BytesToBytesCodec,
   type ChunkSpec,
   type Codec,
+  loadCodecs,
   resolveCodec,
 } from "@z/codecs";
 import { type Chunk, type DataType, resolveNumpyDataType } from "@z/metadata";
@@ -18,6 +19,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const PYTHON = "/usr/bin/python3";
 const LE = new BytesCodec("little");
+
+// The filters load on first use; codecFor builds them synchronously.
+beforeAll(() =>
+  loadCodecs(
+    ["astype", "delta", "fixedscaleoffset", "packbits", "quantize", "shuffle"].map(
+      (id) => `numcodecs.${id}`,
+    ),
+  ),
+);
 
 function codecFor(config: Record<string, unknown>, spec: ChunkSpec): Codec {
   const { id, ...configuration } = config;

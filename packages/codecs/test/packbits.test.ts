@@ -2,12 +2,16 @@
 // from the README (components in C order, bits first_bit..last_bit of each, bit i of the
 // stream is bit i % 8 of byte i / 8, zero padding, optional padding-count byte), and a
 // property test compares the codec with a model that builds the bit stream as a string.
-import { type ChunkSpec, CodecConfigError, DecodeError, resolveCodec } from "@z/codecs";
+import { type ChunkSpec, CodecConfigError, DecodeError, loadCodecs, resolveCodec } from "@z/codecs";
 import { chunkOf } from "@z/codecs/testing";
-import { type Chunk, type JsonObject, resolveDataTypeV3 } from "@z/metadata";
+import { type Chunk, type JsonObject, loadDataTypes, resolveDataTypeV3 } from "@z/metadata";
 import { packedComponentsOf } from "@z/metadata/internal";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// The codec and the small types it packs (uint4, float6_e3m2fn, ...) load on first use; the
+// tests build them synchronously.
+beforeAll(() => Promise.all([loadCodecs(["packbits"]), loadDataTypes()]));
 
 const spec = (dtype: string, shape: number[]): ChunkSpec => ({
   shape,

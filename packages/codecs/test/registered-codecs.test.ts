@@ -6,6 +6,7 @@ import {
   type ChunkSpec,
   CodecConfigError,
   DecodeError,
+  loadCodecs,
   ReshapeCodec,
   resolveCodec,
   ScaleOffsetError,
@@ -22,7 +23,7 @@ import {
 import { cOrderStrides } from "@z/metadata/internal";
 import { havePython, runPython } from "@z/test-utils";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const spec = (dtype: string | DataType, shape: number[], fillValue: unknown = 0): ChunkSpec => ({
   shape,
@@ -42,6 +43,11 @@ const elements = (dataType: DataType, chunk: Chunk): unknown[] => {
   const n = chunk.shape.reduce((a, b) => a * b, 1);
   return Array.from({ length: n }, (_, i) => dataType.getElement(chunk.data, i));
 };
+
+// These codecs load on first use; the tests build them synchronously.
+beforeAll(() =>
+  loadCodecs(["reshape", "cast_value", "scale_offset", "bitround", "numcodecs.bitround"]),
+);
 
 function build(name: string, configuration: JsonObject, s: ChunkSpec) {
   const codec = resolveCodec(

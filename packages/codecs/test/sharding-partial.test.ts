@@ -2,6 +2,7 @@ import {
   type ByteRangeSource,
   CodecError,
   type CodecPipeline,
+  loadCodecs,
   memorySource,
   type SourceRange,
   type SubchunkWrite,
@@ -10,7 +11,7 @@ import { cIndex, cOrder } from "@z/codecs/testing";
 import type { Chunk } from "@z/metadata";
 import { product } from "@z/metadata/internal";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   FILL,
   handIndex,
@@ -32,6 +33,9 @@ import {
  */
 
 const RUNS = { numRuns: 60 };
+
+// The codecs of the cases (codecsOf) load on first use; pipelineOf builds them synchronously.
+beforeAll(() => loadCodecs(["sharding_indexed", "crc32c", "gzip"]));
 
 /** The values of a chunk of any strides, in C order. */
 function valuesOf(chunk: Chunk): number[] {

@@ -1,9 +1,10 @@
 // Stored chunks for every registered codec, shared by the worker pool tests (Chromium and
 // Node): each case is a codec chain, a chunk spec and its values, encoded by our own pipeline.
-import { type ChunkSpec, CodecPipeline } from "@z/codecs";
+import { type ChunkSpec, CodecPipeline, loadCodecsFor } from "@z/codecs";
 import { chunkOf, chunkValues } from "@z/codecs/testing";
 import {
   type JsonValue,
+  loadDataTypesFor,
   type NamedConfig,
   resolveDataTypeV2,
   resolveDataTypeV3,
@@ -243,6 +244,14 @@ function specOf(dtype: string, fillValue: unknown): ChunkSpec {
 }
 
 async function encodeCase(recipe: Recipe): Promise<WorkerCase> {
+  // What opening an array loads first: the codecs and the data type (int4) load on first use.
+  const dataType: JsonValue = /^[<>|]/.test(recipe.dtype)
+    ? { dtype: recipe.dtype }
+    : { data_type: recipe.dtype };
+  await Promise.all([
+    loadCodecsFor(recipe.codecs as unknown as JsonValue),
+    loadDataTypesFor(dataType),
+  ]);
   const spec = specOf(recipe.dtype, recipe.fillValue);
   const zarrFormat = recipe.zarrFormat ?? 3;
   const pipeline = CodecPipeline.create(recipe.codecs, spec, zarrFormat);

@@ -10,6 +10,7 @@ import {
   type ChunkSpec,
   CodecError,
   CodecPipeline,
+  loadCodecsFor,
   registerCodec,
   registeredCodecs,
   setDefaultDecodePool,
@@ -23,7 +24,7 @@ import {
   type WorkerPool,
 } from "@z/codecs/workers";
 import { slice } from "@z/indexing";
-import { type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
+import { type JsonValue, type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
 import { havePython, runPython } from "@z/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,6 +100,8 @@ describe("the worker_threads decode pool", () => {
     expect(missing.filter((name) => name !== "numcodecs.bz2")).toEqual([]);
     for (const c of cases) {
       const spec = specOf(c);
+      // The inline reference is built synchronously (the bz2 case's codec was not loaded here).
+      await loadCodecsFor(c.codecs as unknown as JsonValue);
       const inline = await CodecPipeline.create(c.codecs, spec, c.zarrFormat).decode(bytesOf(c));
       const worker = await pool.decode(bytesOf(c), c.codecs, spec, {
         zarrFormat: c.zarrFormat,
@@ -125,6 +128,8 @@ describe("the worker_threads decode pool", () => {
       ],
     ];
     const int32 = resolveDataTypeV3("int32");
+    // The inline pipelines below are built synchronously.
+    await loadCodecsFor(chains as unknown as JsonValue);
     // One worker and a short queue, so decodes also wait for room.
     const small = createWorkerPool({
       workerUrl,

@@ -1,4 +1,4 @@
-import { resolveCodec } from "@z/codecs";
+import { loadCodecs, resolveCodec } from "@z/codecs";
 import { ArrowDataType, arrowDataType } from "@z/dtypes-arrow";
 import { isZarrError } from "@z/store-core";
 import { describe, expect, it } from "vitest";
@@ -26,7 +26,8 @@ describe("integers beyond 2^53 in Arrow metadata", () => {
     }
   });
 
-  it("as the codec's column name", () => {
+  it("as the codec's column name", async () => {
+    await loadCodecs(["arrow-ipc"]);
     const dataType = arrowDataType({
       name: "v",
       nullable: true,

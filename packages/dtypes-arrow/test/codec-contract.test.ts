@@ -1,9 +1,9 @@
 // The Arrow IPC codec (under each name it is registered as), through the codec contract suite
 // of @z/codecs, over a few Arrow types with nulls.
-import { registeredCodecs } from "@z/codecs";
+import { loadCodecs, registeredCodecs } from "@z/codecs";
 import { chunkOf, describeCodecContract } from "@z/codecs/testing";
 import { arrowDataType } from "@z/dtypes-arrow";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { CASES, type Case, elements, field } from "./cases.js";
 
 const int32 = { name: "int", bitWidth: 32, isSigned: true } as const;
@@ -38,6 +38,8 @@ const PICKED = [
   "listview<int32>",
 ];
 const NAMES = ["z.arrow-ipc", "arrow-ipc", "arrow_ipc"];
+// The codec loads on first use; the contract suite builds it synchronously.
+beforeAll(() => loadCodecs(NAMES));
 
 function samplesOf(label: string) {
   const c = [...CASES, ...OWN_WRITER_CASES].find((x) => x.label === label);

@@ -7,6 +7,7 @@ import {
 } from "@z/dtypes-arrow";
 import {
   type JsonValue,
+  loadDataTypesFor,
   MapStore,
   MetadataError,
   openArray,
@@ -429,7 +430,9 @@ describe("field JSON that does not parse is an ArrowFieldError", () => {
     ).toThrow(/field\.children\[0\]\.children\[0\]\.type\.unit must be one of/);
   });
 
-  it("refuses a data_type with a wrong version, configuration or field", () => {
+  it("refuses a data_type with a wrong version, configuration or field", async () => {
+    // The Arrow data type loads on first use; resolveDataTypeV3 is synchronous.
+    await loadDataTypesFor({ data_type: "arrow" });
     const field = { name: "x", nullable: true, type: { name: "bool" }, children: [] };
     expect(
       resolveDataTypeV3({ name: "arrow", configuration: { version: "0.1.0", field } }).name,

@@ -4,13 +4,19 @@
 // and bodies laid out by hand from the columnar format spec; apache-arrow's reader and the lz4
 // and zstd command line tools check what is written.
 import { execFileSync } from "node:child_process";
-import { type ChunkSpec, CodecConfigError, CodecPipeline, DecodeError } from "@z/codecs";
+import {
+  type ChunkSpec,
+  CodecConfigError,
+  CodecPipeline,
+  DecodeError,
+  loadCodecs,
+} from "@z/codecs";
 import { arrowDataType, readIpcStream, readIpcStreamAsync } from "@z/dtypes-arrow";
 import { type Chunk, type DataType, resolveDataTypeV3 } from "@z/metadata";
 import { cOrderStrides } from "@z/metadata/internal";
 import "@z/zarr"; // registers Zarr's string and bytes data types
 import * as A from "apache-arrow";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { CASES, elements, field } from "./cases.js";
 import {
   concat,
@@ -23,6 +29,9 @@ import {
   utf8Buffers,
   viewOf,
 } from "./ipc-builder.js";
+
+// The Arrow codec loads on first use (under each of its names); the tests build it synchronously.
+beforeAll(() => loadCodecs(["z.arrow-ipc", "arrow-ipc", "arrow_ipc"]));
 
 const text = (s: string) => new TextEncoder().encode(s);
 

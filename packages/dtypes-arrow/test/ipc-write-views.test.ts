@@ -2,7 +2,7 @@
 // writer writes their streams): round trips through the codecs, and every stream taken apart
 // field by field with Arrow's generated FlatBuffers code (ipc-inspect.ts) and decoded by hand
 // from the columnar format spec, as a check independent of our reader.
-import { type ChunkSpec, CodecPipeline } from "@z/codecs";
+import { type ChunkSpec, CodecPipeline, loadCodecs } from "@z/codecs";
 import {
   ArrowEncodeError,
   type ArrowField,
@@ -16,11 +16,14 @@ import { cOrderStrides } from "@z/metadata/internal";
 import * as A from "apache-arrow";
 import { Type } from "apache-arrow/fb/Schema_generated";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { encodeIpcStream } from "../src/ipc/encode-stream.js";
 import { CASES, elements, field } from "./cases.js";
 import { concat, END_OF_STREAM, int32s, recordBatchMessage, schemaMessage } from "./ipc-builder.js";
 import { type InspectedStream, inspectStream, intsOf, isValid, utf8Of } from "./ipc-inspect.js";
+
+// The Arrow codec loads on first use (under each of its names); the tests build it synchronously.
+beforeAll(() => loadCodecs(["z.arrow-ipc", "arrow-ipc", "arrow_ipc"]));
 
 function pipelineFor(
   dataType: DataType,

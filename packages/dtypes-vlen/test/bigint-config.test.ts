@@ -1,4 +1,4 @@
-import { resolveCodec } from "@z/codecs";
+import { loadCodecs, resolveCodec } from "@z/codecs";
 import { bytesDataType, ObjectDataType, stringDataType } from "@z/dtypes-vlen";
 import type { DataType } from "@z/metadata";
 import { isZarrError } from "@z/store-core";
@@ -37,7 +37,8 @@ describe("integers beyond 2^53 in string and bytes metadata", () => {
       ),
     );
 
-  it("in json2 and z.vlen-offsets settings", () => {
+  it("in json2 and z.vlen-offsets settings", async () => {
+    await loadCodecs(["numcodecs.json2", "z.vlen-offsets"]);
     expectTyped(codec("numcodecs.json2", { sort_keys: HUGE }, new ObjectDataType()));
     expectTyped(codec("numcodecs.json2", { encoding: HUGE }, new ObjectDataType()));
     expectTyped(codec("z.vlen-offsets", { offsets: HUGE }, stringDataType));

@@ -1,9 +1,9 @@
 // Every codec this package registers, through the codec contract suite of @z/codecs.
-import { type ChunkSpec, registeredCodecs } from "@z/codecs";
+import { type ChunkSpec, loadCodecs, registeredCodecs } from "@z/codecs";
 import { type CodecContractOptions, chunkOf, describeCodecContract } from "@z/codecs/testing";
 import { bytesDataType, ObjectDataType, stringDataType } from "@z/dtypes-vlen";
 import type { DataType } from "@z/metadata";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const spec = (dataType: DataType, shape: number[], fillValue: unknown): ChunkSpec => ({
   shape,
@@ -76,6 +76,9 @@ describe("every codec this package registers is in the contract table", () => {
     expect(vlen.filter((n) => !(n in VARIANTS))).toEqual([]);
   });
 });
+
+// The codecs of the table load on first use; the contract suite builds them synchronously.
+beforeAll(() => loadCodecs(Object.keys(VARIANTS)));
 
 for (const [name, variants] of Object.entries(VARIANTS)) {
   for (const [i, options] of variants.entries())

@@ -1,4 +1,4 @@
-import { CodecConfigError, CodecPipeline } from "@z/codecs";
+import { CodecConfigError, CodecPipeline, loadCodecs } from "@z/codecs";
 import {
   bytesDataType,
   JsonFloat,
@@ -15,7 +15,21 @@ import {
   resolveDataTypeV2,
   resolveDataTypeV3,
 } from "@z/metadata";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// These codecs load on first use; the tests build pipelines synchronously.
+beforeAll(() =>
+  loadCodecs([
+    "vlen-utf8",
+    "vlen-bytes",
+    "z.vlen-offsets",
+    "numcodecs.vlen-utf8",
+    "numcodecs.vlen-bytes",
+    "numcodecs.vlen-array",
+    "numcodecs.json2",
+    "numcodecs.zstd",
+  ]),
+);
 
 const entry = (name: string, configuration = {}): NamedConfig => ({
   name,

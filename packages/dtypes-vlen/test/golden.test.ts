@@ -1,7 +1,8 @@
+import { loadCodecs } from "@z/codecs";
 import { JsonFloat, ObjectDataType, StringDataType } from "@z/dtypes-vlen";
 import type { DataType } from "@z/metadata";
 import { goldenCases, haveFixtures } from "@z/test-utils";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   count,
   dataTypeOf,
@@ -46,7 +47,10 @@ function casesOf(folder: string) {
 }
 
 describe.skipIf(!present)(suite, () => {
-  for (const folder of ["vlen-utf8", "vlen-bytes", "vlen-array", "json2", "msgpack2"]) {
+  const FOLDERS = ["vlen-utf8", "vlen-bytes", "vlen-array", "json2", "msgpack2"];
+  // The object codecs load on first use; numcodecsCodec builds them synchronously.
+  beforeAll(() => loadCodecs(FOLDERS.map((folder) => `numcodecs.${folder}`)));
+  for (const folder of FOLDERS) {
     const cases = casesOf(folder);
     it(`${folder} has golden cases`, () => expect(cases.length).toBeGreaterThan(0));
 

@@ -1,4 +1,4 @@
-import { CodecPipeline } from "@z/codecs";
+import { CodecPipeline, loadCodecs } from "@z/codecs";
 import {
   type ArrowChunkSource,
   bytesDataType,
@@ -21,8 +21,11 @@ import {
   vectorFromArray,
 } from "apache-arrow";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { stringSpec } from "./helpers.js";
+
+// These codecs load on first use; source() builds its pipeline synchronously.
+beforeAll(() => loadCodecs(["vlen-utf8", "vlen-bytes", "z.vlen-offsets", "transpose", "gzip"]));
 
 const entry = (name: string, configuration = {}): NamedConfig => ({
   name,

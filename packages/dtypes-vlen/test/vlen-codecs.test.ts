@@ -1,4 +1,4 @@
-import { CodecPipeline } from "@z/codecs";
+import { CodecPipeline, loadCodecs } from "@z/codecs";
 import {
   bytesDataType,
   ObjectDataType,
@@ -10,8 +10,13 @@ import type { DataType, NamedConfig } from "@z/metadata";
 import { cOrderStrides } from "@z/metadata/internal";
 import { havePython, runPython } from "@z/test-utils";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { stringSpec } from "./helpers.js";
+
+// These codecs load on first use; pipeline() builds them synchronously.
+beforeAll(() =>
+  loadCodecs(["vlen-utf8", "vlen-bytes", "numcodecs.vlen-utf8", "transpose", "zstd"]),
+);
 
 const entry = (name: string, configuration = {}): NamedConfig => ({
   name,

@@ -12,6 +12,7 @@ import {
   encodeMiniFloat,
   FillValueError,
   InvalidDataTypeError,
+  loadDataTypes,
   type MiniFloatType,
   miniFloatFormats,
   parseArrayMetadataV3,
@@ -20,7 +21,10 @@ import {
   ValueTypeError,
 } from "@z/metadata";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// The registry's types load on first use; the tests resolve them synchronously.
+beforeAll(loadDataTypes);
 
 const v3 = (json: unknown) => resolveDataTypeV3(json as never);
 const mini = (name: string) => v3(name) as unknown as MiniFloatType;

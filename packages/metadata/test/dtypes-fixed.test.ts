@@ -13,6 +13,7 @@ import {
   float32,
   InvalidDataTypeError,
   int32,
+  loadDataTypes,
   MetadataError,
   NAT,
   parseArrayMetadataV2,
@@ -25,7 +26,10 @@ import {
   structType,
 } from "@z/metadata";
 import { fixturePath, haveFixtures } from "@z/test-utils";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// These types load on first use; the tests resolve them synchronously.
+beforeAll(loadDataTypes);
 
 const v2 = (json: unknown) => resolveDataTypeV2(json as never);
 const v3 = (json: unknown) => resolveDataTypeV3(json as never);

@@ -3,6 +3,7 @@ import path from "node:path";
 import {
   DEFAULT_METADATA_LIMITS,
   type JsonValue,
+  loadDataTypes,
   MetadataError,
   MetadataLimitError,
   metadataLimits,
@@ -21,7 +22,11 @@ import { formatValue, parseStructV2, stringifyJson } from "@z/metadata/internal"
 import { isZarrError } from "@z/store-core";
 import { fixturePath, haveFixtures, jsonMutation } from "@z/test-utils";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+
+// The sized types (S, U, V, raw bytes, structured) load on first use, as opening an array loads
+// them before parsing its metadata; the tests parse synchronously.
+beforeAll(loadDataTypes);
 
 const V3 = (fields: Record<string, string> = {}) =>
   `{"zarr_format": 3, "node_type": "array", "shape": ${fields.shape ?? "[4]"}, "data_type": ${fields.dtype ?? '"int32"'},

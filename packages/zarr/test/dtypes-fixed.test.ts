@@ -9,6 +9,8 @@ import {
   createArray,
   type DataType,
   FsStore,
+  type JsonValue,
+  loadDataTypesFor,
   NAT,
   openArray,
   resolveDataTypeV2,
@@ -118,6 +120,8 @@ const STRUCT_V2 = [
   ["s", "|S3"],
   ["u", ">U2"],
 ];
+// The record's member types load on first use; the case list resolves it as the file loads.
+await loadDataTypesFor({ dtype: STRUCT_V2 as JsonValue });
 const record = (a: number, x: number, t: bigint, s: string, u: string) => ({
   a,
   sub: { x, y: a & 255 },

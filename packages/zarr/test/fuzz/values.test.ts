@@ -2,6 +2,7 @@ import {
   type ArrayOptions,
   arrowDataType,
   createArray,
+  loadDataTypesFor,
   MemoryStore,
   resolveDataTypeV3,
   slice,
@@ -17,6 +18,10 @@ import { buildValue, type ValueSpec, valueSpec } from "./lib/js-values.js";
 
 const arrow = (type: unknown, children: unknown[] = []) =>
   arrowDataType({ name: "v", nullable: true, type, children } as never);
+
+// The datetime types load on first use; the list below resolves them as the file loads (the
+// types named by string load when their arrays are created).
+await loadDataTypesFor({ data_type: "numpy.datetime64" });
 
 /** One array per data type (v3 names, v2 type strings, struct, Arrow, object). */
 const DTYPES: { label: string; options: Omit<ArrayOptions, "shape" | "chunks"> }[] = [
