@@ -1,5 +1,6 @@
 export * from "./azurite.js";
 export * from "./browser/index.js";
+export * from "./built.js";
 export * from "./cli.js";
 export * from "./expected.js";
 export * from "./fixtures.js";
