@@ -78,6 +78,7 @@ export {
   type ArrayToBytesCodec,
   AsTypeCodec,
   adler32,
+  afterLoading,
   BitRoundCodec,
   BLOSC_CNAMES,
   type BloscCname,

@@ -63,6 +63,7 @@ export {
   type AxisProjection,
   type AxisSelection,
   adler32,
+  afterLoading,
   arrayInfo,
   arrowDataType,
   arrowElementFromJson,
