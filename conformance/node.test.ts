@@ -90,6 +90,10 @@ describe.skipIf(!ready)(suite, () => {
     for (const j of forced) {
       expect(j.run.stats?.pool, j.label).toMatch(/^forced/);
       expect(j.run.stats?.dispatched ?? 0, j.label).toBeGreaterThan(0);
+      // What stays inline under inlineBelow 0 is only chunks whose container is not a TypedArray.
+      expect(j.run.stats?.dispatched ?? 0, j.label).toBeGreaterThan(
+        10 * (j.run.stats?.inline ?? 0),
+      );
     }
   });
 
@@ -126,9 +130,11 @@ function report(plan: Plan, judged: Judged[], sample: number[], workDir: string,
     }
   for (const [reason, n] of [...noneReasons].sort((x, y) => y[1] - x[1]))
     say(`  not read by a reference (${n}): ${reason}`);
-  const setAside = plan.arrays.filter((a) => a.failures.some((f) => f.includes("set aside")));
-  if (setAside.length)
-    say(`  readings set aside (reader limits): ${setAside.map((a) => a.id).join(", ")}`);
+  const setAside = new Map<string, number>();
+  for (const a of plan.arrays)
+    for (const f of a.failures.filter((x) => x.includes("set aside")))
+      setAside.set(f, (setAside.get(f) ?? 0) + 1);
+  for (const [why, n] of setAside) say(`  reading ${why} (${n} arrays)`);
 
   say(
     `${"way / mode".padEnd(48)} arrays  equal   read refused    n/a failed  workers/inline  procs  s`,
@@ -163,6 +169,30 @@ function report(plan: Plan, judged: Judged[], sample: number[], workDir: string,
     say(`FAILURES, by cause (${groups.length}):`);
     for (const g of groups) for (const line of describeGroup(g)) say(`  ${line}`);
   } else say("no failures");
+
+  // Per source: each array's worst verdict over every run (failed, refused, n/a, read, equal).
+  const order = ["failed", "refused", "not applicable", "read", "equal"];
+  const bySource = new Map<string, Map<string, number>>();
+  plan.arrays.forEach((a, i) => {
+    let worst = "equal";
+    for (const j of judged) {
+      const line = j.run.lines.get(i);
+      if (!line) continue;
+      const v = judge(a, line, j.run.way).verdict;
+      if (order.indexOf(v) < order.indexOf(worst)) worst = v;
+    }
+    if (!bySource.has(a.source)) bySource.set(a.source, new Map());
+    const m = bySource.get(a.source)!;
+    m.set(worst, (m.get(worst) ?? 0) + 1);
+  });
+  say("per source, each array's worst outcome over all runs:");
+  for (const [source, m] of bySource)
+    say(
+      `  ${source.padEnd(34)} ${order
+        .filter((v) => m.has(v))
+        .map((v) => `${v} ${m.get(v)}`)
+        .join(", ")}`,
+    );
 
   for (const j of judged) {
     for (const c of j.run.crashes)

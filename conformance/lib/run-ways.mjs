@@ -111,11 +111,11 @@ export async function runWay({ planFile, arrayCount, way, mode, workDir, cwd }) 
     );
     stderr += run.stderr;
     const lines = readLines(results);
-    stats = lines.find((l) => l.stats)?.stats ?? stats;
-    const done = lines.filter((l) => l.id !== undefined).length;
-    if (done >= arrayCount) break;
-    // The process ended (or was stopped) on the array after the last one it reported.
-    const next = done;
+    // The process reads in order from `from`: it stopped at the first array it did not report.
+    const reported = new Set(lines.filter((l) => l.i !== undefined).map((l) => l.i));
+    let next = from;
+    while (next < arrayCount && reported.has(next)) next++;
+    if (next >= arrayCount) break;
     const why = run.killedFor ?? `the process ended (code ${run.code}, signal ${run.signal})`;
     crashes.push({ i: next, why, stderr: run.stderr.trim().split("\n").slice(-3).join(" | ") });
     from = next + 1;
@@ -124,7 +124,16 @@ export async function runWay({ planFile, arrayCount, way, mode, workDir, cwd }) 
       `${JSON.stringify({ i: next, status: "error", error: { name: run.killedFor ? "Hang" : "ProcessCrash", message: `${why}: ${run.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 300)}`, typed: false } })}\n`,
     );
   }
-  const lines = readLines(results).filter((l) => l.i !== undefined);
+  const all = readLines(results);
+  // Each process reports its pool's counts; after a restart there are several to add up.
+  for (const { stats: s } of all.filter((l) => l.stats)) {
+    if (!stats) stats = { ...s };
+    else {
+      stats.dispatched = (stats.dispatched ?? 0) + (s.dispatched ?? 0);
+      stats.inline = (stats.inline ?? 0) + (s.inline ?? 0);
+    }
+  }
+  const lines = all.filter((l) => l.i !== undefined);
   const byIndex = new Map(lines.map((l) => [l.i, l]));
   return {
     way,
