@@ -37,18 +37,6 @@ export const REFUSALS = [
     applies: usesCodec("numcodecs.zfpy", "zfp", "zarrs.zfp"),
   },
   {
-    what: "numcodecs.base64",
-    why: "not implemented",
-    errors: ["UnknownCodecError"],
-    applies: usesCodec("numcodecs.base64"),
-  },
-  {
-    what: "numcodecs.fletcher32",
-    why: "not implemented (no reference reader here reads it either)",
-    errors: ["UnknownCodecError"],
-    applies: usesCodec("numcodecs.fletcher32"),
-  },
-  {
     what: "the optional data type (zarrs)",
     why: "not implemented (no reference reader here reads it either)",
     errors: ["UnknownDataTypeError"],

@@ -32,7 +32,7 @@ export function writeJsonResult(output: Output, array: ZarrArray, result: Chunk)
     dtype: dtypeJson(array),
     fill_value: fillValueJson(array),
   };
-  const prefix = JSON.stringify(head).slice(0, -1);
+  const prefix = jsonText(head).slice(0, -1);
   output.out(`${prefix},"values":[`);
   const dataType: DataType = array.metadata.dataType;
   const bits = floatBitsOf(dataType);
@@ -42,11 +42,25 @@ export function writeJsonResult(output: Output, array: ZarrArray, result: Chunk)
     const parts: string[] = [];
     for (let i = start; i < end; i++)
       parts.push(
-        JSON.stringify(
+        jsonText(
           shortenJsonFloats(dataType.toJsonElement(dataType.getElement(result.data, i)), bits),
         ),
       );
     output.out((start > 0 ? "," : "") + parts.join(","));
   }
   output.out("]}\n");
+}
+
+/**
+ * JSON text of a value, as `JSON.stringify` writes it except that -0 keeps its sign as `-0.0`
+ * (`JSON.stringify` writes `0`, and Python's json module reads `-0` as the integer 0).
+ */
+export function jsonText(value: unknown): string {
+  if (Object.is(value, -0)) return "-0.0";
+  if (Array.isArray(value)) return `[${value.map(jsonText).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const fields = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
 }

@@ -17,9 +17,10 @@ addCodecLoader(
 addCodecLoader(["zstd", "numcodecs.zstd"], () => import("./compressors/register-zstd.js"));
 addCodecLoader(["numcodecs.lz4"], () => import("./compressors/register-lz4.js"));
 addCodecLoader(
-  ["numcodecs.crc32", "numcodecs.crc32c", "numcodecs.adler32"],
+  ["numcodecs.crc32", "numcodecs.crc32c", "numcodecs.adler32", "numcodecs.fletcher32"],
   () => import("./compressors/register-checksum32.js"),
 );
+addCodecLoader(["numcodecs.base64"], () => import("./compressors/register-base64.js"));
 addCodecLoader(["numcodecs.bz2"], () => import("./compressors/register-bz2.js"));
 addCodecLoader(["numcodecs.lzma"], () => import("./compressors/register-lzma.js"));
 addCodecLoader(["blosc", "numcodecs.blosc"], () => import("./blosc/register.js"));

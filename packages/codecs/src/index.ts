@@ -7,6 +7,7 @@
  */
 import "./builtins.js";
 
+export { afterLoading } from "./after-loading.js";
 export {
   BLOSC_CNAMES,
   type BloscCname,
@@ -29,6 +30,7 @@ export {
   subrangeSource,
 } from "./byte-source.js";
 export { adler32 } from "./compressors/adler32.js";
+export { Base64Codec } from "./compressors/base64.js";
 export { Bz2Codec } from "./compressors/bz2.js";
 export {
   Checksum32Codec,
@@ -36,6 +38,7 @@ export {
   type ChecksumLocation,
 } from "./compressors/checksum32.js";
 export { crc32 } from "./compressors/crc32.js";
+export { fletcher32 } from "./compressors/fletcher32.js";
 export { GzipCodec } from "./compressors/gzip.js";
 export { Lz4Codec } from "./compressors/lz4.js";
 export {
@@ -75,7 +78,6 @@ export { QuantizeCodec } from "./filters/quantize.js";
 export { ShuffleCodec } from "./filters/shuffle.js";
 export type { FilterDtype, NumericKind, NumericType } from "./filters/types.js";
 export { CodecNotLoadedError } from "./not-loaded.js";
-export { afterLoading } from "./after-loading.js";
 export type {
   PartialArrayToBytes,
   PartialDecoder,

@@ -183,6 +183,10 @@ const VARIANTS: Record<string, Variant[]> = {
   ],
   "numcodecs.adler32": [{ codec: { name: "numcodecs.adler32" }, samples: [int32], zarrFormat: 2 }],
   "numcodecs.crc32": [{ codec: { name: "numcodecs.crc32" }, samples: [int32], zarrFormat: 2 }],
+  "numcodecs.fletcher32": [
+    { codec: { name: "numcodecs.fletcher32" }, samples: [int32], zarrFormat: 2 },
+  ],
+  "numcodecs.base64": [{ codec: { name: "numcodecs.base64" }, samples: [int32], zarrFormat: 2 }],
   "numcodecs.crc32c": [{ codec: { name: "numcodecs.crc32c" }, samples: [int32], zarrFormat: 2 }],
   // bz2 only decodes here: Python's bz2 module writes the encoded samples.
   "numcodecs.bz2": havePython("codec contract: numcodecs.bz2", ["bz2"])

@@ -53,10 +53,12 @@ describe.skipIf(!present)("numcodecs golden files: compressors and checksums", (
   // These codecs load on first use; codecFor builds them synchronously.
   beforeAll(() =>
     loadCodecs(
-      ["lz4", "crc32", "crc32c", "adler32", "zlib", "gzip", "zstd"].map((id) => `numcodecs.${id}`),
+      ["lz4", "crc32", "crc32c", "adler32", "base64", "zlib", "gzip", "zstd"].map(
+        (id) => `numcodecs.${id}`,
+      ),
     ),
   );
-  for (const folder of ["lz4", "crc32", "crc32c", "adler32"]) {
+  for (const folder of ["lz4", "crc32", "crc32c", "adler32", "base64"]) {
     it(`${folder}: decodes every golden file and encodes byte-identically`, async () => {
       const cases = goldenCases(folder);
       expect(cases.length).toBeGreaterThan(0);

@@ -41,27 +41,67 @@ async function readAt(handle: FileHandle, position: number, length: number): Pro
   return done === length ? out : out.subarray(0, done);
 }
 
+/** Options of {@link fileSource}. */
+export interface FileSourceOptions {
+  /**
+   * Milliseconds without a read after which the file is closed (it opens again on the next
+   * read). Default 1000. A store opened from a location string has no owner to close it, and a
+   * file handle left to the garbage collector makes Node warn (and, in later versions, fail).
+   */
+  idleMs?: number;
+}
+
 /**
- * A byte source over a local file, read with positioned reads (the file is opened on first use
- * and stays open until `close`).
+ * A byte source over a local file, read with positioned reads: the file is opened on first use
+ * and closed by `close`, or once it has been idle for a while (see {@link FileSourceOptions}).
  */
-export function fileSource(path: string): ByteSource & { close(): Promise<void> } {
+export function fileSource(
+  path: string,
+  options: FileSourceOptions = {},
+): ByteSource & { close(): Promise<void> } {
+  const idleMs = options.idleMs ?? 1000;
   let handle: Promise<FileHandle> | undefined;
-  const get = () => {
-    handle ??= openFile(path, "r");
-    return handle;
+  let active = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const closeHandle = async (opened: Promise<FileHandle>) => {
+    if (handle === opened) handle = undefined;
+    await (await opened).close();
+  };
+  const use = async <T>(read: (file: FileHandle) => Promise<T>): Promise<T> => {
+    clearTimeout(timer);
+    timer = undefined;
+    active++;
+    const opened = (handle ??= openFile(path, "r"));
+    try {
+      return await read(await opened);
+    } catch (error) {
+      // A failed open is not kept: the next read tries again.
+      if (handle === opened)
+        await opened.then(
+          () => undefined,
+          () => (handle = undefined),
+        );
+      throw error;
+    } finally {
+      if (--active === 0 && handle === opened) {
+        timer = setTimeout(() => {
+          timer = undefined;
+          if (active === 0) closeHandle(opened).catch(() => {});
+        }, idleMs);
+        // An idle file must not keep the process alive.
+        timer.unref?.();
+      }
+    }
   };
   return {
-    async size() {
-      return (await (await get()).stat()).size;
-    },
-    async read(offset, length) {
-      return readAt(await get(), offset, length);
-    },
+    size: () => use(async (file) => (await file.stat()).size),
+    read: (offset, length) => use((file) => readAt(file, offset, length)),
     async close() {
-      const open = handle;
+      clearTimeout(timer);
+      timer = undefined;
+      const opened = handle;
       handle = undefined;
-      if (open) await (await open).close();
+      if (opened) await (await opened).close();
     },
   };
 }

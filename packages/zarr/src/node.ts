@@ -17,6 +17,7 @@ export {
 export {
   createZipFile,
   type FileSinkOptions,
+  type FileSourceOptions,
   fileSink,
   fileSource,
   openZipFile,
@@ -73,6 +74,7 @@ export {
   arrowVectorElements,
   arrowVectorFromBuffers,
   arrowVectorFromElements,
+  Base64Codec,
   BasicIndexer,
   type BasicSelection,
   type BearerTokenOption,
@@ -229,6 +231,7 @@ export {
   type FromArrayOptions,
   type FullStore,
   fixedLengthUnicode,
+  fletcher32,
   float4_e2m1fn,
   float6_e2m3fn,
   float6_e3m2fn,

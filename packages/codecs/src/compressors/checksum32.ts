@@ -5,9 +5,10 @@ import { ChecksumError, CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { adler32 } from "./adler32.js";
 import { crc32 } from "./crc32.js";
+import { fletcher32 } from "./fletcher32.js";
 
 /** The 32-bit checksums numcodecs offers as codecs. */
-export type Checksum32Kind = "crc32" | "crc32c" | "adler32";
+export type Checksum32Kind = "crc32" | "crc32c" | "adler32" | "fletcher32";
 
 /** Where the checksum sits: before the data or after it. */
 export type ChecksumLocation = "start" | "end";
@@ -16,18 +17,23 @@ const FUNCTIONS: Record<Checksum32Kind, (bytes: Uint8Array) => number> = {
   crc32: (bytes) => crc32(bytes),
   crc32c: (bytes) => crc32c(bytes),
   adler32: (bytes) => adler32(bytes),
+  fletcher32: (bytes) => fletcher32(bytes),
 };
 
-/** numcodecs' default locations: crc32 and adler32 lead the data, crc32c follows it (as v3 `crc32c` does). */
+/**
+ * numcodecs' default locations: crc32 and adler32 lead the data, crc32c follows it (as v3
+ * `crc32c` does), and so does fletcher32 (which has no other).
+ */
 const DEFAULT_LOCATION: Record<Checksum32Kind, ChecksumLocation> = {
   crc32: "start",
   crc32c: "end",
   adler32: "start",
+  fletcher32: "end",
 };
 
 /**
- * numcodecs' 32-bit checksum codecs `numcodecs.crc32`, `numcodecs.crc32c` and `numcodecs.adler32`
- * (`{location?: "start" | "end"}`): the data with its checksum as 4 little-endian bytes before or
+ * numcodecs' 32-bit checksum codecs `numcodecs.crc32`, `numcodecs.crc32c`, `numcodecs.adler32`
+ * and `numcodecs.fletcher32` (`{location?: "start" | "end"}`): the data with its checksum as 4 little-endian bytes before or
  * after it. A mismatch on decode is a {@link ChecksumError}.
  */
 export class Checksum32Codec implements BytesToBytesCodec {

@@ -11,3 +11,6 @@ provideCodec("numcodecs.crc32c", (configuration) =>
 provideCodec("numcodecs.adler32", (configuration) =>
   Checksum32Codec.fromConfig(configuration, "adler32"),
 );
+provideCodec("numcodecs.fletcher32", (configuration) =>
+  Checksum32Codec.fromConfig(configuration, "fletcher32"),
+);
