@@ -115,7 +115,7 @@ const RECIPES: Recipe[] = [
     dtype: "int32",
     value: ramp,
   },
-  ...["adler32", "crc32", "crc32c"].map(
+  ...["adler32", "crc32", "crc32c", "fletcher32", "base64"].map(
     (id): Recipe => ({
       label: `numcodecs.${id}`,
       codecs: [bytesLE, named(`numcodecs.${id}`)],
