@@ -3,7 +3,7 @@ import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import { complexParts, isComplex } from "./complex-parts.js";
-import { floatToJson, parseFloatFill } from "./numeric-json.js";
+import { floatFillToJson, floatToJson, parseFloatFill } from "./numeric-json.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
 import { ValueTypeError } from "./value-errors.js";
 
@@ -182,8 +182,9 @@ class ComplexType implements DataType<Complex, ComplexContainer> {
     return this.partSize === 4 ? Math.fround(value) : value;
   }
 
-  fillToJson(value: Complex): JsonValue {
-    return [floatToJson(value.re), floatToJson(value.im)];
+  fillToJson(value: Complex, format: ZarrFormat): JsonValue {
+    const part = (v: number) => floatFillToJson(v, this.partSize, format);
+    return [part(value.re), part(value.im)];
   }
 
   /**
