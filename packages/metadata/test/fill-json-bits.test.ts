@@ -67,3 +67,23 @@ describe("float fill values through v3 metadata", () => {
     ]);
   });
 });
+
+describe("small float fill values through v3 metadata", () => {
+  it("bfloat16 and complex_bfloat16 keep every non-NaN value, large integral ones included", () => {
+    const code = fc.integer({ min: 0, max: 0xffff });
+    fc.assert(
+      fc.property(code, code, (a, b) => {
+        const dt = resolveDataTypeV3("bfloat16");
+        const value = (c: number) =>
+          dt.getElement(dt.decode(Uint8Array.of(c & 255, c >> 8), 1, "little"), 0) as number;
+        const [x, y] = [value(a), value(b)];
+        const back = (v: number) => (Number.isNaN(v) ? Number.NaN : v);
+        expect(roundTrip("bfloat16", x)).toBe(back(x));
+        expect(roundTrip("complex_bfloat16", { re: x, im: y })).toEqual({
+          re: back(x),
+          im: back(y),
+        });
+      }),
+    );
+  });
+});

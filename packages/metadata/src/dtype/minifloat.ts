@@ -130,6 +130,8 @@ export class MiniFloatCodec {
   parseFill(json: JsonValue, typeName = this.format.name): number {
     let value: number;
     if (typeof json === "number") value = json;
+    // A large integral value (a bfloat16 can reach 3.4e38) parses as a bigint.
+    else if (typeof json === "bigint") value = Number(json);
     else if (json === "NaN") value = Number.NaN;
     else if (json === "Infinity") value = Number.POSITIVE_INFINITY;
     else if (json === "-Infinity") value = Number.NEGATIVE_INFINITY;
