@@ -63,31 +63,31 @@ export function fileSource(
   let handle: Promise<FileHandle> | undefined;
   let active = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const closeHandle = async (opened: Promise<FileHandle>) => {
-    if (handle === opened) handle = undefined;
-    await (await opened).close();
+  const openForReading = () => {
+    const opened = openFile(path, "r");
+    // A failed open is not kept: the next read tries again.
+    opened.catch(() => {
+      if (handle === opened) handle = undefined;
+    });
+    return opened;
+  };
+  /** Forgets the open file (the next read opens it again) and closes it. */
+  const release = async () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const opened = handle;
+    handle = undefined;
+    if (opened) await (await opened).close();
   };
   const use = async <T>(read: (file: FileHandle) => Promise<T>): Promise<T> => {
     clearTimeout(timer);
-    timer = undefined;
     active++;
-    const opened = (handle ??= openFile(path, "r"));
+    const opened = (handle ??= openForReading());
     try {
       return await read(await opened);
-    } catch (error) {
-      // A failed open is not kept: the next read tries again.
-      if (handle === opened)
-        await opened.then(
-          () => undefined,
-          () => (handle = undefined),
-        );
-      throw error;
     } finally {
       if (--active === 0 && handle === opened) {
-        timer = setTimeout(() => {
-          timer = undefined;
-          if (active === 0) closeHandle(opened).catch(() => {});
-        }, idleMs);
+        timer = setTimeout(() => release().catch(() => {}), idleMs);
         // An idle file must not keep the process alive.
         timer.unref?.();
       }
@@ -96,13 +96,7 @@ export function fileSource(
   return {
     size: () => use(async (file) => (await file.stat()).size),
     read: (offset, length) => use((file) => readAt(file, offset, length)),
-    async close() {
-      clearTimeout(timer);
-      timer = undefined;
-      const opened = handle;
-      handle = undefined;
-      if (opened) await (await opened).close();
-    },
+    close: release,
   };
 }
 

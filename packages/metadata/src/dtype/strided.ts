@@ -71,27 +71,26 @@ export function copyStrided(
   lanes = 1,
 ): void {
   for (const n of shape) if (n === 0) return;
-  const srcBits = bitView(src.data);
-  const dstBits = bitView(dst.data);
-  if (srcBits && dstBits && srcBits.BYTES_PER_ELEMENT === dstBits.BYTES_PER_ELEMENT) {
-    // Float elements copied one by one pass through a JavaScript number, which quiets a
-    // signaling NaN: copy their bits instead.
-    src = { ...src, data: srcBits };
-    dst = { ...dst, data: dstBits };
-  }
   const axes = simplify(shape, src.stride, dst.stride);
-  if (axes.length === 0) {
-    copyRun(src.data, src.offset * lanes, 1, dst.data, dst.offset * lanes, 1, 1, lanes);
-    return;
-  }
-  const inner = axes[axes.length - 1];
-  if (inner.s === 1 && inner.d === 1 && isTypedArray(src.data) && isTypedArray(dst.data)) {
+  const inner = axes.at(-1);
+  if (inner?.s === 1 && inner.d === 1 && isTypedArray(src.data) && isTypedArray(dst.data)) {
+    // Contiguous runs move as memory (`TypedArray.set`), bits untouched.
     copyRuns(src.data as Uint8Array, src.offset, dst.data as Uint8Array, dst.offset, axes, lanes);
     return;
   }
-  const outer = axes.slice(0, -1);
-  forEachOuter(outer, src.offset, dst.offset, (s, d) =>
-    copyRun(src.data, s * lanes, inner.s, dst.data, d * lanes, inner.d, inner.n, lanes),
+  // Float elements copied one by one pass through a JavaScript number, which quiets a
+  // signaling NaN: copy their bits instead.
+  const srcBits = bitView(src.data);
+  const dstBits = bitView(dst.data);
+  const same = srcBits && dstBits && srcBits.BYTES_PER_ELEMENT === dstBits.BYTES_PER_ELEMENT;
+  const from = same ? srcBits : src.data;
+  const to = same ? dstBits : dst.data;
+  if (inner === undefined) {
+    copyRun(from, src.offset * lanes, 1, to, dst.offset * lanes, 1, 1, lanes);
+    return;
+  }
+  forEachOuter(axes.slice(0, -1), src.offset, dst.offset, (s, d) =>
+    copyRun(from, s * lanes, inner.s, to, d * lanes, inner.d, inner.n, lanes),
   );
 }
 
