@@ -20,7 +20,7 @@ import { isDataTypeNamed } from "./data-type-named.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import { LazyShardedAccess } from "./lazy-sharded-access.js";
-import { writeDocuments } from "./metadata-io.js";
+import type { MetadataChange } from "./metadata-update.js";
 import type { NodeMetadata } from "./node-documents.js";
 import { loggedAccess } from "./node-logging.js";
 import { type ReadOptions, readSelection, type SelectionOptions } from "./selection-io.js";
@@ -80,7 +80,10 @@ export class ZarrArray<C extends Container = Container> {
     return { metadata, io, access };
   }
 
-  /** The array's metadata (replaced, not mutated, by resize and attribute updates). */
+  /**
+   * The array's metadata (replaced, not mutated, by resize and attribute updates, with the
+   * metadata as stored after them).
+   */
   get metadata(): ArrayMetadata {
     return this.state.metadata;
   }
@@ -102,23 +105,23 @@ export class ZarrArray<C extends Container = Container> {
   }
 
   /**
-   * Writes new metadata for this array and makes this object use it (what resize and attribute
-   * updates do).
+   * Applies this array's own change to its stored metadata (read fresh, so concurrent updates
+   * of other attributes or of the shape survive), makes this object use the metadata as stored,
+   * and updates the array's entry in the consolidated metadata that lists it.
    */
-  protected async replaceMetadata(
-    metadata: ArrayMetadata,
-    extraDocs: [string, Uint8Array][] = [],
+  private async updateMetadata(
+    change: MetadataChange,
+    options: { signal?: AbortSignal } = {},
   ): Promise<void> {
     const store = this.writableStore();
-    const { arrayMetadataDocuments, updateHolderEntry } = await writePath();
-    await writeDocuments(store, this.path, [...arrayMetadataDocuments(metadata), ...extraDocs]);
-    this.state = ZarrArray.stateFor(this.store, this.path, metadata);
+    const { updateHolderEntry, updateNodeMetadata } = await writePath();
+    const current: NodeMetadata = { kind: "array", metadata: this.metadata };
+    const stored = await updateNodeMetadata(store, this.path, current, change, options);
+    this.state = ZarrArray.stateFor(this.store, this.path, stored.metadata as ArrayMetadata);
     // After the array's own documents, as group edits and node creation do; only arrays opened
     // through consolidated metadata are listed there.
-    if (this.consolidatedHolders.length === 0) return;
-    const node: NodeMetadata = { kind: "array", metadata };
     for (const holder of this.consolidatedHolders)
-      await updateHolderEntry(store, holder, this.path, node);
+      await updateHolderEntry(store, holder, this.path, stored, options);
   }
 
   /** The array's name: the last segment of its path (`""` for the root). */
@@ -384,22 +387,20 @@ export class ZarrArray<C extends Container = Container> {
   }
 
   /**
-   * Merges `attributes` into the current ones (or replaces them with `{replace: true}`) and
-   * writes the metadata.
+   * Merges `attributes` into the stored ones (or replaces them with `{replace: true}`) and
+   * writes the metadata. The stored metadata is read again first, so attributes other writers
+   * set meanwhile (other objects, other processes) are kept; this object then holds the
+   * metadata as stored.
    */
   async updateAttributes(
     attributes: JsonObject,
-    options: { replace?: boolean } = {},
+    options: { replace?: boolean; signal?: AbortSignal } = {},
   ): Promise<this> {
     // Checked before the merge, so a bad value is named where the caller put it.
     checkAttributes(attributes, `/${this.path} attributes`);
-    const merged = options.replace ? attributes : { ...this.metadata.attributes, ...attributes };
-    const metadata: ArrayMetadata = { ...this.metadata, attributes: merged };
-    // v2 keeps attributes in their own document, which must be rewritten even when emptied.
-    const emptyV2 = metadata.zarrFormat === 2 && Object.keys(merged).length === 0;
-    await this.replaceMetadata(
-      metadata,
-      emptyV2 ? [[".zattrs", new TextEncoder().encode("{}")]] : [],
+    await this.updateMetadata(
+      { attributes, replaceAttributes: options.replace === true },
+      { signal: options.signal },
     );
     return this;
   }
@@ -426,7 +427,7 @@ export class ZarrArray<C extends Container = Container> {
     const next = checkNewShape(shape, this.ndim);
     this.metadata.chunkGrid.checkArrayShape(next, `resize of /${this.path}`);
     await shrinkChunks(this, next, options);
-    await this.replaceMetadata({ ...this.metadata, shape: next });
+    await this.updateMetadata({ shape: next }, { signal: options.signal });
     return this;
   }
 

@@ -12,7 +12,6 @@ import {
   type Readable,
   throwIfAborted,
   UnsupportedOperationError,
-  type Writable,
 } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
 import { ZarrArray } from "./array.js";
@@ -21,17 +20,15 @@ import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import type { ConsolidatedMetadata } from "./consolidated-model.js";
 import type { ContainerOf } from "./container-types.js";
 import type { GroupOptions } from "./create-nodes.js";
-import { readNodeMetadata, writeDocuments } from "./metadata-io.js";
-import { groupMetadataDocuments, type NodeMetadata } from "./node-documents.js";
+import { readNodeMetadata } from "./metadata-io.js";
+import type { NodeMetadata } from "./node-documents.js";
 import { renderTree, type TreeOptions } from "./tree.js";
 import { UnreadableNode } from "./unreadable-node.js";
-import {
-  consolidatedUpdate,
-  holderPathOf,
-  updateHolderEntry,
-  withHierarchyChange,
-} from "./update-consolidated.js";
+import { holderPathOf, withHierarchyChange } from "./update-consolidated.js";
 import { type NodeSpec, type WrittenNodes, writeNodes } from "./write-nodes.js";
+
+/** Attribute updates, loaded on first use (see write-path.ts). */
+const writePath = () => import("./write-path.js");
 
 /** How a group object was opened (passed on to the nodes opened through it). */
 export interface GroupState {
@@ -76,18 +73,27 @@ export type GroupMember = ZarrArray | ZarrGroup | UnreadableNode;
 export class ZarrGroup {
   private view: ConsolidatedMetadata | undefined;
   private readonly useConsolidated: boolean;
+  private meta: GroupMetadata;
 
   constructor(
     /** The store the group lives in. */
     readonly store: Readable,
     /** The group's path in the store (`""` for the root). */
     readonly path: string,
-    /** The group's metadata. */
-    readonly metadata: GroupMetadata,
+    metadata: GroupMetadata,
     state: GroupState = {},
   ) {
+    this.meta = metadata;
     this.view = state.consolidated;
     this.useConsolidated = state.useConsolidated ?? true;
+  }
+
+  /**
+   * The group's metadata (replaced, not mutated, by attribute updates, with the metadata as
+   * stored after them).
+   */
+  get metadata(): GroupMetadata {
+    return this.meta;
   }
 
   /** The group's name: the last segment of its path (`""` for the root). */
@@ -319,67 +325,47 @@ export class ZarrGroup {
   }
 
   /**
-   * Merges `attributes` into the group's attributes (or replaces them) and writes the
-   * metadata. A group holding consolidated metadata keeps it, with its own attributes updated;
-   * a group opened through an ancestor's consolidated metadata gets its entry there updated.
-   * @returns the group with its new metadata (this object keeps its snapshot)
+   * Merges `attributes` into the group's stored attributes (or replaces them) and writes the
+   * metadata. The stored metadata is read again first, so attributes other writers set
+   * meanwhile (other objects, other processes) are kept; this object then holds the metadata
+   * as stored. A group holding consolidated metadata keeps it, with its own attributes
+   * updated; a group opened through an ancestor's consolidated metadata gets its entry there
+   * updated.
+   * @returns this group, updated
    * @example
    * ```ts
    * const root = await createGroup(new Map(), { attributes: { title: "survey" } });
-   * const updated = await root.updateAttributes({ version: 2 });
-   * updated.attrs; // { title: "survey", version: 2 }
+   * await root.updateAttributes({ version: 2 });
+   * root.attrs; // { title: "survey", version: 2 }
    * (await root.updateAttributes({ only: true }, { replace: true })).attrs; // { only: true }
    * ```
    */
   async updateAttributes(
     attributes: JsonObject,
     options: { replace?: boolean; signal?: AbortSignal } = {},
-  ): Promise<ZarrGroup> {
-    if (!isWritable(this.store))
-      throw notWritableError(this.store, `/${this.path}`, "update attributes of");
+  ): Promise<this> {
+    const store = this.store;
+    if (!isWritable(store)) throw notWritableError(store, `/${this.path}`, "update attributes of");
     checkAttributes(attributes, `/${this.path} attributes`);
-    const merged = options.replace ? attributes : { ...this.metadata.attributes, ...attributes };
-    let metadata: GroupMetadata = { ...this.metadata, attributes: merged };
+    const { signal } = options;
+    const { updateHolderEntry, updateNodeMetadata } = await writePath();
+    const change = { attributes, replaceAttributes: options.replace === true };
+    const current: NodeMetadata = { kind: "group", metadata: this.meta };
+    const stored = await updateNodeMetadata(store, this.path, current, change, { signal });
     let view = this.view;
-    const docs = groupMetadataDocuments(metadata).map(
-      ([key, bytes]) => [joinKey(this.path, key), bytes] as [string, Uint8Array],
-    );
-    if (metadata.zarrFormat === 2 && !docs.some(([key]) => key.endsWith(".zattrs")))
-      docs.push([joinKey(this.path, ".zattrs"), new TextEncoder().encode("{}")]);
-    if (view?.isRoot) {
-      // The group holds its consolidated metadata: v3 rewrites it inside the same zarr.json
-      // (which replaces the plain one), v2 updates the group's own entry in .zmetadata.
-      const holder = { path: this.path, metadata, consolidated: view };
-      const update = consolidatedUpdate(holder, {
-        written: [[this.path, { kind: "group", metadata }]],
-      });
-      ({ metadata, consolidated: view } = update.holder);
-      const keys = new Set(update.documents.map(([key]) => key));
-      docs.splice(0, docs.length, ...docs.filter(([key]) => !keys.has(key)), ...update.documents);
+    if (view?.isRoot && stored.metadata.zarrFormat === 3) {
+      // v3 keeps the consolidated metadata the group holds in the zarr.json just updated.
+      view = stored.kind === "group" ? stored.consolidated : undefined;
+    } else if (view) {
+      // v2 lists the group's own attributes in its .zmetadata; a group below the holder has
+      // its entry in the ancestor's.
+      const holderPath = holderPathOf(this.path, view);
+      const held = await updateHolderEntry(store, holderPath, this.path, stored, { signal });
+      view = held?.consolidated.subtree(view.pathInHolder);
     }
-    await writeDocuments(this.store, "", docs, options.signal);
-    if (view && !view.isRoot) view = await this.updateHolder(view, metadata, options.signal);
-    return new ZarrGroup(this.store, this.path, metadata, {
-      consolidated: view,
-      useConsolidated: this.useConsolidated,
-    });
-  }
-
-  /**
-   * A group listed in an ancestor's consolidated metadata: the ancestor's copy of this group's
-   * metadata is updated too (read fresh, so what other writers added stays).
-   * @returns this group's view of the updated consolidated metadata
-   */
-  private async updateHolder(
-    view: ConsolidatedMetadata,
-    metadata: GroupMetadata,
-    signal?: AbortSignal,
-  ): Promise<ConsolidatedMetadata | undefined> {
-    const store = this.store as Readable & Writable;
-    const node: NodeMetadata = { kind: "group", metadata };
-    const holderPath = holderPathOf(this.path, view);
-    const updated = await updateHolderEntry(store, holderPath, this.path, node, { signal });
-    return updated?.consolidated.subtree(view.pathInHolder);
+    this.meta = stored.metadata as GroupMetadata;
+    this.view = view;
+    return this;
   }
 
   /** A short human-readable description. */

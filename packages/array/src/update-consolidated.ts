@@ -3,12 +3,13 @@ import { METADATA_KEYS } from "@z/metadata/internal";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import { consolidatedDocuments } from "./consolidated-documents.js";
 import type { ConsolidatedMetadata } from "./consolidated-model.js";
-import { readJson, readNodeMetadata, writeDocuments } from "./metadata-io.js";
+import { readJson, readNodeMetadata } from "./metadata-io.js";
 import type { NodeMetadata } from "./node-documents.js";
 
 // The one way a change to a hierarchy reaches the consolidated metadata that lists it: node
 // creation, group attribute edits, array resizes, the h5 layer and copies all describe what
-// they changed as a HierarchyChange and call updateConsolidated on each group holding some.
+// they changed as a HierarchyChange, applied to each group holding some by updateHolder
+// (metadata-update.ts, through updateKey: the holder is read fresh for every update).
 
 /**
  * What changed in a hierarchy, by store path.
@@ -80,40 +81,24 @@ export function consolidatedUpdate(
 
 /**
  * Writes a change to the consolidated metadata a group holds (see {@link consolidatedUpdate}).
- * Call it after the change's own documents are written, so the consolidated metadata never
- * lists a node that is not there yet.
- * @returns the holder as written
+ * The holder is read fresh and the change applied to it in turn with the other updates of its
+ * document (see `updateHolder` in metadata-update.ts, loaded with the write path), so what
+ * other writers changed in it meanwhile stays. Call it after the change's own documents are
+ * written, so the consolidated metadata never lists a node that is not there yet.
+ * @param holder the group holding it (its path and format)
+ * @returns the holder as written, or `holder` with the change applied when it holds no
+ *   consolidated metadata any more (nothing is written then)
  */
 export async function updateConsolidated(
-  store: Writable,
+  store: Readable & Writable,
   holder: ConsolidatedHolder,
   change: HierarchyChange,
   options: { signal?: AbortSignal } = {},
 ): Promise<ConsolidatedHolder> {
-  const update = consolidatedUpdate(holder, change);
-  await writeDocuments(store, "", update.documents, options.signal);
-  return update.holder;
-}
-
-/**
- * Writes a node's new metadata (an array resized, attributes edited) into the consolidated
- * metadata of the group at `holderPath` that lists it. The holder is read fresh, so what other
- * writers added to it stays. Call it after the node's own documents are written.
- * @returns the holder as written, or undefined when that group holds no consolidated metadata
- *   (any more)
- */
-export async function updateHolderEntry(
-  store: Readable & Writable,
-  holderPath: string,
-  path: string,
-  node: NodeMetadata,
-  options: { signal?: AbortSignal } = {},
-): Promise<ConsolidatedHolder | undefined> {
-  const { signal } = options;
-  const zarrFormat = node.metadata.zarrFormat;
-  const holder = await readConsolidatedHolder(store, holderPath, { zarrFormat, signal });
-  if (!holder) return undefined;
-  return updateConsolidated(store, holder, { written: [[path, node]] }, { signal });
+  const { updateHolder } = await import("./write-path.js");
+  const format = holder.metadata.zarrFormat;
+  const written = await updateHolder(store, holder.path, format, change, options);
+  return written ?? consolidatedUpdate(holder, change).holder;
 }
 
 /** The store path of the group holding the consolidated metadata a view of it belongs to. */

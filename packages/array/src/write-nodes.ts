@@ -27,7 +27,10 @@ import { type NodeMetadata, nodeMetadataDocuments } from "./node-documents.js";
 import { logNode, nodeDetails } from "./node-logging.js";
 import { isPlainObject } from "./option-checks.js";
 import { enterStore } from "./store-logging-scope.js";
-import { consolidatedUpdate } from "./update-consolidated.js";
+import type { HierarchyChange } from "./update-consolidated.js";
+
+/** The read-modify-write of consolidated metadata, loaded on first use (see write-path.ts). */
+const writePath = () => import("./write-path.js");
 
 // Writing new nodes to a store, at the level of metadata: the shared path under createArray,
 // createGroup, createHierarchy, the group methods and node copies. It builds no group
@@ -145,8 +148,11 @@ export interface PreparedNodes extends WrittenNodes {
   readonly documents: [string, Uint8Array][];
   /** The documents written only if absent, so of two racing creators one wins. */
   readonly claims: [string, Uint8Array][];
-  /** The consolidated metadata documents of ancestors, updated for the new nodes. */
-  readonly consolidatedUpdates: [string, Uint8Array][];
+  /**
+   * The changes to the consolidated metadata of ancestors that list the new nodes, by holder
+   * path, with the holder's format.
+   */
+  readonly holderChanges: [string, 2 | 3, HierarchyChange][];
   /** The ancestors whose consolidated metadata lists the new nodes. */
   readonly holders: string[];
   /** The options the nodes were prepared with. */
@@ -261,14 +267,13 @@ export async function prepareNodes(
     ? []
     : documents.filter(([key]) => isNodeDocument(key) && planned.has(nodePathOf(key)));
   // Consolidated metadata goes last, so it never lists a node whose documents are not written.
-  const consolidatedUpdates: [string, Uint8Array][] = [];
+  const holderChanges: [string, 2 | 3, HierarchyChange][] = [];
   const holders: string[] = [];
   for (const [path, found] of existing) {
     if (found?.kind !== "group" || !found.consolidated || planned.has(path) || deleted(path))
       continue;
-    const holder = { path, metadata: found.metadata, consolidated: found.consolidated };
     const change = { removed: replaced, written: written.filter(([p]) => isBelow(p, path)) };
-    consolidatedUpdates.push(...consolidatedUpdate(holder, change).documents);
+    holderChanges.push([path, found.metadata.zarrFormat, change]);
     holders.push(path);
   }
   // The arrays returned keep those holders current when they are resized or edited.
@@ -282,7 +287,7 @@ export async function prepareNodes(
     replaced: replaced.filter((path) => !replaced.some((r) => isBelow(path, r))),
     documents,
     claims,
-    consolidatedUpdates,
+    holderChanges,
     holders,
     options,
     written,
@@ -338,7 +343,19 @@ export async function commitNodes(
     documents.filter((document) => !claims.includes(document)),
     { signal, concurrency },
   );
-  await writeManyDocuments(store, prepared.consolidatedUpdates, { signal, concurrency });
+  if (prepared.holderChanges.length > 0) {
+    // Each holder is read fresh and changed in turn with its other updates, so nodes other
+    // writers created or edited meanwhile stay listed.
+    const { updateHolder } = await writePath();
+    await forEachConcurrent(
+      prepared.holderChanges,
+      concurrency,
+      async ([path, format, change]) => {
+        await updateHolder(store, path, format, change, { signal });
+      },
+      signal,
+    );
+  }
   const { written, requested, arrays } = prepared;
   for (const [path, node] of written) logNode("created", node.kind, path, () => nodeDetails(node));
   return { written, requested, arrays };
@@ -354,7 +371,9 @@ export async function commitNodes(
  * 3. replaced subtrees are deleted, then every metadata document (requested nodes and missing
  *    parent groups) is written, a bounded number at a time;
  * 4. ancestors holding consolidated metadata get the new nodes added to it (and replaced
- *    subtrees removed), so a consolidated hierarchy stays complete for nodes created here.
+ *    subtrees removed), read fresh and updated in turn with the other updates of it (see
+ *    `updateHolder`), so a consolidated hierarchy stays complete for nodes created here, by
+ *    this writer and by concurrent ones.
  * Steps 1-2 are {@link prepareNodes}, step 3's deletes {@link removeReplaced}, the writes
  * {@link commitNodes}.
  */
