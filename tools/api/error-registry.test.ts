@@ -35,6 +35,7 @@ const REGISTERED = {
   DataTypeMismatchError: true,
   DataTypeNotLoadedError: true,
   DecodeError: true,
+  DecompressionError: true,
   EncodeError: true,
   FileExistsError: true,
   FileModeError: true,

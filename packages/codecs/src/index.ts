@@ -7,6 +7,7 @@
  */
 import "./builtins.js";
 
+export { adler32, crc32, crc32c, fletcher32 } from "@z/compression/checksums";
 export { afterLoading } from "./after-loading.js";
 export {
   BLOSC_CNAMES,
@@ -29,7 +30,6 @@ export {
   type SourceReadOptions,
   subrangeSource,
 } from "./byte-source.js";
-export { adler32 } from "./compressors/adler32.js";
 export { Base64Codec } from "./compressors/base64.js";
 export { Bz2Codec } from "./compressors/bz2.js";
 export {
@@ -37,8 +37,6 @@ export {
   type Checksum32Kind,
   type ChecksumLocation,
 } from "./compressors/checksum32.js";
-export { crc32 } from "./compressors/crc32.js";
-export { fletcher32 } from "./compressors/fletcher32.js";
 export { GzipCodec } from "./compressors/gzip.js";
 export { Lz4Codec } from "./compressors/lz4.js";
 export {
@@ -53,7 +51,6 @@ export { BytesCodec } from "./core/bytes.js";
 export { Crc32cCodec } from "./core/crc32c-codec.js";
 export { PackBitsArrayToBytesCodec, type PackBitsPadding } from "./core/packbits.js";
 export { TransposeCodec } from "./core/transpose.js";
-export { crc32c } from "./crc32c.js";
 export {
   ChecksumError,
   CodecConfigError,

@@ -1,7 +1,7 @@
 // Behaviour of the compressors and checksum codecs: round trips, layouts, and what they do with
 // bad input (truncated, corrupt, oversized): always a DecodeError (or ChecksumError), never a
 // crash, a hang, garbage of the wrong size or an allocation beyond the bound.
-import { deflateSync, gunzipSync, gzipSync, inflateSync, crc32 as nodeCrc32 } from "node:zlib";
+import { gunzipSync, inflateSync, crc32 as nodeCrc32 } from "node:zlib";
 import {
   adler32,
   type BytesToBytesCodec,
@@ -20,15 +20,11 @@ import {
   ZlibCodec,
   ZstdCodec,
 } from "@z/codecs";
+import { gzipCompressPython } from "@z/compression/deflate-sync";
+import { withContentSize, type ZstdFrame, zstdLayout } from "@z/compression/zstd";
 import { resolveDataTypeV3 } from "@z/metadata";
+import { ungzip } from "pako";
 import { describe, expect, it } from "vitest";
-import { gzipEncode } from "../src/compressors/gzip-format.js";
-import { decodeLz4Block } from "../src/compressors/lz4-block.js";
-import { xxhash64 } from "../src/compressors/xxhash64.js";
-import { withContentSize, type ZstdFrame, zstdLayout } from "../src/compressors/zstd-frame.js";
-import * as nodeInflate from "../src/platform/inflate.node.js";
-// The browser inflate itself (inflate.browser.ts only loads it on first use).
-import * as browserInflate from "../src/platform/inflate-impl.browser.js";
 
 /** Smooth float32 data (a sine), the kind compressors see in arrays. */
 function smooth(n: number, seed = 1): Uint8Array {
@@ -115,11 +111,6 @@ function positions(n: number): number[] {
   return [...set].filter((i) => i >= 0 && i < n).sort((a, b) => a - b);
 }
 
-const platforms = [
-  ["node:zlib", nodeInflate],
-  ["browser (fflate + pako)", browserInflate],
-] as const;
-
 describe("gzip", () => {
   it("round-trips every level and size, and node:zlib reads what it writes", async () => {
     for (const level of [-1, 0, 1, 5, 9]) {
@@ -138,104 +129,15 @@ describe("gzip", () => {
     const data = smooth(50_000);
     for (const level of [-1, 0, 1, 5, 9]) {
       const encoded = await new GzipCodec(level).encode(data);
-      expect(same(encoded, gzipEncode(data, level))).toBe(false);
+      expect(same(encoded, gzipCompressPython(data, level))).toBe(false);
       expect([...encoded.subarray(0, 3)]).toEqual([0x1f, 0x8b, 8]);
       const trailer = new DataView(encoded.buffer, encoded.byteOffset + encoded.length - 8);
       expect(trailer.getUint32(0, true)).toBe(nodeCrc32(data));
       expect(trailer.getUint32(4, true)).toBe(data.length);
-      // The browser decoders read it too.
-      expect(
-        same(await browserInflate.gunzipBounded(encoded, data.length, true, "gzip"), data),
-      ).toBe(true);
+      // pako (what browsers decode with) reads it too.
+      expect(same(ungzip(encoded), data)).toBe(true);
     }
   });
-
-  it("browser encoder: Python's header (no flags, mtime 0, XFL by level, OS 255) and a CRC-32 + size trailer", async () => {
-    const data = smooth(5000);
-    for (const [level, xfl] of [
-      [1, 4],
-      [9, 2],
-      [5, 0],
-      [0, 0],
-      [-1, 0],
-    ]) {
-      const encoded = gzipEncode(data, level);
-      expect([...encoded.subarray(0, 10)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 0xff]);
-      const trailer = new DataView(encoded.buffer, encoded.length - 8);
-      expect(trailer.getUint32(0, true)).toBe(nodeCrc32(data));
-      expect(trailer.getUint32(4, true)).toBe(data.length);
-    }
-    // Deterministic: equal data, equal bytes.
-    expect(same(gzipEncode(data, 5), gzipEncode(Uint8Array.from(data), 5))).toBe(true);
-  });
-
-  for (const [platform, inflate] of platforms) {
-    describe(`decoding with ${platform}`, () => {
-      const data = smooth(20_000);
-      const encoded = gzipSync(data, { level: 6 });
-      const n = data.length;
-      const gunzip = (bytes: Uint8Array, limit: number, exact: boolean) =>
-        inflate.gunzipBounded(bytes, limit, exact, "gzip codec");
-
-      it("reads every member of a multi-member file, and zero padding, as Python does", async () => {
-        const other = smooth(3000, 99);
-        const two = Buffer.concat([encoded, gzipSync(other)]);
-        const both = Buffer.concat([data, other]);
-        expect(same(await gunzip(two, both.length, true), both)).toBe(true);
-        expect(same(await gunzip(two, both.length + 100, false), both)).toBe(true);
-        // Two equal members: the trailer at the end also matches the first member alone.
-        const twice = Buffer.concat([encoded, encoded]);
-        expect(same(await gunzip(twice, 2 * n, true), Buffer.concat([data, data]))).toBe(true);
-        expect(same(await gunzip(twice, 3 * n, false), Buffer.concat([data, data]))).toBe(true);
-        const padded = Buffer.concat([encoded, Buffer.alloc(16)]);
-        expect(same(await gunzip(padded, n, true), data)).toBe(true);
-      });
-
-      it("rejects trailing garbage, truncation and corruption", async () => {
-        await decodeError(() => gunzip(Buffer.concat([encoded, Buffer.from("garbage!")]), n, true));
-        for (const cut of [
-          0,
-          1,
-          9,
-          10,
-          11,
-          100,
-          encoded.length - 9,
-          encoded.length - 8,
-          encoded.length - 1,
-        ]) {
-          await decodeError(() => gunzip(encoded.subarray(0, cut), n, true));
-          await decodeError(() => gunzip(encoded.subarray(0, cut), n + 100, false));
-        }
-        let rejected = 0;
-        for (const at of positions(encoded.length)) {
-          const bad = flipped(encoded, at);
-          if (at >= 4 && at <= 9) {
-            // mtime, XFL and OS are informational: the data still decodes.
-            expect(same(await gunzip(bad, n, true), data)).toBe(true);
-            continue;
-          }
-          // The CRC-32 catches whatever inflate does not; only padding bits after the last
-          // deflate block may flip unnoticed, and then the data is intact.
-          if (await rejectsOrSame(() => gunzip(bad, n, true), data)) rejected++;
-          await rejectsOrSame(() => gunzip(bad, n + 100, false), data);
-        }
-        expect(rejected).toBeGreaterThan(50);
-      });
-
-      it("stops at the bound: more output than expected is an error", async () => {
-        const tooBig = await decodeError(() => gunzip(encoded, n - 1, true));
-        expect(tooBig.message).toMatch(/more than|corrupt/);
-        await decodeError(() => gunzip(encoded, n - 1, false));
-        // A bomb: 64 MiB of zeros in ~64 KiB, against a 1 MiB bound.
-        const bomb = gzipSync(new Uint8Array(64 << 20), { level: 9 });
-        const started = performance.now();
-        await decodeError(() => gunzip(bomb, 1 << 20, false));
-        await decodeError(() => gunzip(bomb, 1 << 20, true));
-        expect(performance.now() - started).toBeLessThan(5000);
-      });
-    });
-  }
 
   it("takes its level from the configuration, with zarr-python's and numcodecs' defaults", () => {
     expect(GzipCodec.fromConfig({ level: 9 }).toJson()).toEqual({
@@ -263,45 +165,6 @@ describe("zlib", () => {
     }
   });
 
-  for (const [platform, inflate] of platforms) {
-    describe(`decoding with ${platform}`, () => {
-      const data = smooth(20_000);
-      const encoded = deflateSync(data);
-      const n = data.length;
-      const unzlib = (bytes: Uint8Array, limit: number, exact: boolean) =>
-        inflate.unzlibBounded(bytes, limit, exact, "numcodecs.zlib codec");
-
-      it("decodes, ignoring bytes after the stream as Python's zlib.decompress does", async () => {
-        expect(same(await unzlib(encoded, n, true), data)).toBe(true);
-        expect(same(await unzlib(encoded, n + 5, false), data)).toBe(true);
-        expect(
-          same(await unzlib(Buffer.concat([encoded, Buffer.from("junk")]), n + 5, false), data),
-        ).toBe(true);
-      });
-
-      it("rejects truncation and corruption (the Adler-32 catches what inflate does not)", async () => {
-        for (const cut of [0, 1, 2, 3, 50, encoded.length - 4, encoded.length - 1]) {
-          await decodeError(() => unzlib(encoded.subarray(0, cut), n, true));
-          await decodeError(() => unzlib(encoded.subarray(0, cut), n + 100, false));
-        }
-        let rejected = 0;
-        for (const at of positions(encoded.length)) {
-          if (await rejectsOrSame(() => unzlib(flipped(encoded, at), n, true), data)) rejected++;
-          await rejectsOrSame(() => unzlib(flipped(encoded, at), n + 100, false), data);
-        }
-        expect(rejected).toBeGreaterThan(50);
-      });
-
-      it("stops at the bound", async () => {
-        await decodeError(() => unzlib(encoded, n - 1, true));
-        await decodeError(() => unzlib(encoded, n - 1, false));
-        const bomb = deflateSync(new Uint8Array(64 << 20), { level: 9 });
-        await decodeError(() => unzlib(bomb, 1 << 20, false));
-        await decodeError(() => unzlib(bomb, 1 << 20, true));
-      });
-    });
-  }
-
   it("validates its configuration", () => {
     expect(ZlibCodec.fromConfig({}).level).toBe(1);
     expect(ZlibCodec.fromConfig({ level: 9 }, "zlib").toJson()).toEqual({
@@ -312,47 +175,6 @@ describe("zlib", () => {
     expect(() => ZlibCodec.fromConfig({ level: -2 })).toThrow(CodecConfigError);
   });
 });
-
-const M64 = (1n << 64n) - 1n;
-const [X1, X2, X3, X4, X5] = [
-  0x9e3779b185ebca87n,
-  0xc2b2ae3d27d4eb4fn,
-  0x165667b19e3779f9n,
-  0x85ebca77c2b2ae63n,
-  0x27d4eb2f165667c5n,
-];
-const rotl64 = (x: bigint, r: bigint) => ((x << r) | (x >> (64n - r))) & M64;
-const round64 = (acc: bigint, input: bigint) => (rotl64((acc + input * X2) & M64, 31n) * X1) & M64;
-
-/** XXH64 (seed 0) in BigInt arithmetic, straight from the algorithm's description. */
-function referenceXxh64(data: Uint8Array): bigint {
-  const view = new DataView(data.buffer, data.byteOffset, data.length);
-  const n = data.length;
-  let p = 0;
-  let h: bigint;
-  if (n >= 32) {
-    const v = [(X1 + X2) & M64, X2, 0n, (0n - X1) & M64];
-    for (; p + 32 <= n; p += 32)
-      for (let k = 0; k < 4; k++) v[k] = round64(v[k], view.getBigUint64(p + 8 * k, true));
-    h = (rotl64(v[0], 1n) + rotl64(v[1], 7n) + rotl64(v[2], 12n) + rotl64(v[3], 18n)) & M64;
-    for (const x of v) h = ((h ^ round64(0n, x)) * X1 + X4) & M64;
-  } else {
-    h = X5;
-  }
-  h = (h + BigInt(n)) & M64;
-  for (; p + 8 <= n; p += 8)
-    h = (rotl64(h ^ round64(0n, view.getBigUint64(p, true)), 27n) * X1 + X4) & M64;
-  if (p + 4 <= n) {
-    h = (rotl64(h ^ ((BigInt(view.getUint32(p, true)) * X1) & M64), 23n) * X2 + X3) & M64;
-    p += 4;
-  }
-  for (; p < n; p++) h = (rotl64(h ^ ((BigInt(data[p]) * X5) & M64), 11n) * X1) & M64;
-  h ^= h >> 33n;
-  h = (h * X2) & M64;
-  h ^= h >> 29n;
-  h = (h * X3) & M64;
-  return h ^ (h >> 32n);
-}
 
 /** A zstd frame written by hand: raw and RLE blocks, no content size, window 2^windowLog. */
 function handmadeFrame(
@@ -415,20 +237,6 @@ describe("zstd", () => {
     expect(same(await new ZstdCodec(3).encode(data), await new ZstdCodec(3).encode(data))).toBe(
       true,
     );
-  });
-
-  it("computes XXH64 as the reference algorithm does, for every tail length", () => {
-    // XXH64 of empty input with seed 0 (xxHash's reference value), then a BigInt transcription
-    // of the algorithm (XXH64 spec) against the uint32-pair implementation. The golden tests
-    // check the checksums against the ones libzstd wrote.
-    expect(xxhash64(new Uint8Array(0))).toEqual([0xef46db37, 0x51d8e999]);
-    for (let n = 0; n < 200; n++) {
-      const data = noise(n, n + 1);
-      const [high, low] = xxhash64(data);
-      expect(((BigInt(high) << 32n) | BigInt(low)).toString(16), `length ${n}`).toBe(
-        referenceXxh64(data).toString(16),
-      );
-    }
   });
 
   it("fails fast when the declared content size exceeds the bound", async () => {
@@ -670,16 +478,6 @@ describe("numcodecs.lz4", () => {
       garbage.set([0, 4, 0, 0]); // 1024 bytes
       await decodesOrRejects(codec, garbage, 1024);
     }
-  });
-
-  it("rejects matches before the start of the data", () => {
-    // One sequence: 1 literal, then a match 2 bytes back (only 1 byte exists).
-    expect(decodeLz4Block(Uint8Array.from([0x10, 65, 2, 0, 0x00]), new Uint8Array(10))).toMatch(
-      /before the start/,
-    );
-    expect(decodeLz4Block(Uint8Array.from([0x10, 65, 0, 0]), new Uint8Array(10))).toMatch(
-      /before the start/,
-    );
   });
 });
 

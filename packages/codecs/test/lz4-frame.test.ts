@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { xxhash32 } from "@z/compression/xxhash";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { xxhash32 } from "../src/compressors/xxhash32.js";
 import { DecodeError, decodeLz4Frame, encodeLz4Frame } from "../src/index.js";
 
 // Interop runs the reference implementation, the `lz4` command line tool (liblz4), as a process.

@@ -8,10 +8,10 @@ import { pathToFileURL } from "node:url";
 import { setDefaultDecodePool } from "@z/codecs";
 import { implicitDecodePool } from "@z/codecs/internal";
 import { createWorkerPool } from "@z/codecs/workers";
+import { zstdIsNative } from "@z/compression/zstd";
 import type { NamedConfig } from "@z/metadata";
 import { repositoryRoot, tempDir } from "@z/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
-import { nativeCodecs } from "#native";
 import { worthDecodingOffThread } from "../src/platform/shared-pool.node.js";
 
 const named = (...names: string[]): NamedConfig[] =>
@@ -27,7 +27,7 @@ describe("which chunks the shared pool takes", () => {
     expect(worthDecodingOffThread(named("transpose", "bytes", "gzip", "crc32c"))).toBe(false);
     expect(worthDecodingOffThread(named("numcodecs.zlib"))).toBe(false);
     // zstd runs in node:zlib from Node 22.15; before, it is WebAssembly on the calling thread.
-    const wasmZstd = nativeCodecs?.zstd === undefined;
+    const wasmZstd = !zstdIsNative();
     expect(worthDecodingOffThread(named("bytes", "zstd"))).toBe(wasmZstd);
     expect(worthDecodingOffThread(named("numcodecs.zstd"))).toBe(wasmZstd);
   });

@@ -1,6 +1,6 @@
+import { crc32 } from "@z/compression/checksums";
 import { type ByteRange, resolveRange } from "@z/store-core";
 import { inflateSync } from "fflate";
-import { crc32 } from "#crc32";
 import type { ByteSource } from "./byte-source.js";
 import { ZipError } from "./errors.js";
 import {

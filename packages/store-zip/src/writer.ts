@@ -1,5 +1,5 @@
+import { crc32 } from "@z/compression/checksums";
 import { validateKey } from "@z/store-core";
-import { crc32 } from "#crc32";
 import type { ByteSink } from "./byte-source.js";
 import { ZipError } from "./errors.js";
 import {

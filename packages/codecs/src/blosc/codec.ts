@@ -1,7 +1,7 @@
+import { lazily } from "@z/compression/internal";
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import { formatValue } from "@z/metadata/internal";
 import { CodecConfigError } from "../errors.js";
-import { lazily } from "../lazy.js";
 import type { BytesDecodeOptions, BytesToBytesCodec, CodecContext } from "../types.js";
 import { BLOSC_CNAMES, type BloscCname } from "./header.js";
 

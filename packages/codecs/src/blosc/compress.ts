@@ -1,8 +1,12 @@
+import { blosclzCompress } from "@z/compression/blosclz";
+import { zlibCompressSync } from "@z/compression/deflate-sync";
+import { lz4CompressBlock, lz4hcCompressBlock } from "@z/compression/lz4";
+import { snappyCompress, snappyMaxCompressedLength } from "@z/compression/snappy";
+import { zstdCompressWasm } from "@z/compression/zstd";
 import { formatValue } from "@z/metadata/internal";
 import { CodecConfigError, CodecError } from "../errors.js";
 import { bitshuffleBlock } from "./bitshuffle.js";
 import { computeBlocksize, MIN_BUFFERSIZE, splitBlock } from "./blocksize.js";
-import { blosclzCompress } from "./blosclz.js";
 import {
   BLOSC_CNAMES,
   BLOSC_HEADER_SIZE,
@@ -17,12 +21,7 @@ import {
   FLAG_MEMCPYED,
   writeInt32,
 } from "./header.js";
-import { lz4Compress } from "./lz4.js";
-import { lz4hcCompress } from "./lz4hc.js";
 import { shuffleBlock } from "./shuffle.js";
-import { snappyCompress, snappyMaxCompressedLength } from "./snappy.js";
-import { zlibCompress } from "./zlib.js";
-import { zstdCompress } from "./zstd.js";
 
 /** How to write a Blosc1 frame. */
 export interface BloscCompressOptions {
@@ -38,15 +37,11 @@ export interface BloscCompressOptions {
   blocksize?: number;
 }
 
-/** Compresses one split stream into the frame; 0 means "could not compress within maxout". */
-type StreamCompressor = (
-  src: Uint8Array,
-  start: number,
-  length: number,
-  dst: Uint8Array,
-  dstStart: number,
-  maxout: number,
-) => number | Promise<number>;
+/**
+ * Compresses one split stream `src` into the frame's room `dst`; 0 means "could not compress
+ * within `dst.length` bytes".
+ */
+type StreamCompressor = (src: Uint8Array, dst: Uint8Array) => number | Promise<number>;
 
 /**
  * Writes `data` as a Blosc1 frame the way c-blosc 1.21 does: its block size heuristic and split
@@ -133,28 +128,29 @@ interface Frame {
 function streamCompressor(cname: BloscCname, clevel: number, dontSplit: boolean): StreamCompressor {
   switch (cname) {
     case "blosclz":
-      return (src, start, length, dst, dstStart, maxout) =>
-        blosclzCompress(clevel, src, start, length, dst, dstStart, maxout, !dontSplit);
+      return (src, dst) => blosclzCompress(src, dst, clevel, !dontSplit);
     case "lz4":
       // c-blosc trades ratio for speed at low levels through LZ4's acceleration.
-      return (src, start, length, dst, dstStart, maxout) =>
-        lz4Compress(src, start, length, dst, dstStart, maxout, 10 - clevel);
+      return (src, dst) => lz4CompressBlock(src, dst, 10 - clevel);
     case "lz4hc":
-      return (src, start, length, dst, dstStart, maxout) =>
-        lz4hcCompress(clevel, src, start, length, dst, dstStart, maxout);
+      return (src, dst) => lz4hcCompressBlock(src, dst, clevel);
     case "snappy":
       return snappyCompress;
     case "zlib":
-      return (src, start, length, dst, dstStart, maxout) =>
-        zlibCompress(clevel, src, start, length, dst, dstStart, maxout);
+      // zlib's compress2, which fails when the stream does not fit.
+      return (src, dst) => placed(zlibCompressSync(src, clevel), dst);
     case "zstd":
-      return async (src, start, length, dst, dstStart, maxout) => {
-        const compressed = await zstdCompress(clevel, src.subarray(start, start + length));
-        if (compressed.length > maxout) return 0;
-        dst.set(compressed, dstStart);
-        return compressed.length;
-      };
+      // c-blosc 1.21's zstd level for a Blosc clevel: 2 * clevel - 1, and the maximum, 22, at 9.
+      return async (src, dst) =>
+        placed(await zstdCompressWasm(src, clevel < 9 ? clevel * 2 - 1 : 22), dst);
   }
+}
+
+/** Copies a compressed stream into its room in the frame; 0 when it does not fit. */
+function placed(compressed: Uint8Array, dst: Uint8Array): number {
+  if (compressed.length > dst.length) return 0;
+  dst.set(compressed);
+  return compressed.length;
 }
 
 /** Compresses every block; returns the frame size, or 0 when the data does not fit compressed. */
@@ -218,12 +214,13 @@ async function compressBlock(
       maxout = destsize - pos;
       if (maxout <= 0) return 0;
     }
-    const result = compress(src, srcOff + s * neblock, neblock, out, pos, maxout);
+    const stream = src.subarray(srcOff + s * neblock, srcOff + (s + 1) * neblock);
+    const result = compress(stream, out.subarray(pos, pos + maxout));
     let cbytes = typeof result === "number" ? result : await result;
     if (cbytes === 0 || cbytes === neblock) {
       // Not compressible: store the stream raw, if it fits.
       if (pos + neblock > destsize) return 0;
-      out.set(src.subarray(srcOff + s * neblock, srcOff + (s + 1) * neblock), pos);
+      out.set(stream, pos);
       cbytes = neblock;
     }
     writeInt32(out, sizeAt, cbytes);

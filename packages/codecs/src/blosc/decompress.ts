@@ -1,8 +1,13 @@
+import { blosclzDecompress } from "@z/compression/blosclz";
+import { zlibDecompressInto } from "@z/compression/deflate-sync";
+import { lz4DecompressBlock } from "@z/compression/lz4";
+import { snappyDecompress } from "@z/compression/snappy";
+import { zstdDecompress } from "@z/compression/zstd";
+import { translatingErrors } from "../compressors/decompression.js";
 import { DecodeError } from "../errors.js";
 import type { BytesDecodeOptions } from "../types.js";
 import { bitunshuffleBlock } from "./bitshuffle.js";
 import { MAX_SPLITS, MIN_BUFFERSIZE } from "./blocksize.js";
-import { blosclzDecompress } from "./blosclz.js";
 import {
   BLOSC_HEADER_SIZE,
   type BloscHeader,
@@ -12,27 +17,16 @@ import {
   readInt32,
   validateBloscHeader,
 } from "./header.js";
-import { lz4Decompress } from "./lz4.js";
 import { unshuffleBlock } from "./shuffle.js";
-import { snappyDecompress } from "./snappy.js";
-import { zlibDecompress } from "./zlib.js";
-import { zstdDecompress } from "./zstd.js";
 
-/** Decodes one stream into `dst[dstStart, dstEnd)`, returning the number of bytes written. */
-type StreamDecoder = (
-  src: Uint8Array,
-  start: number,
-  end: number,
-  dst: Uint8Array,
-  dstStart: number,
-  dstEnd: number,
-) => number;
+/** Decodes one stream `src` into `dst`, returning the number of bytes written. */
+type StreamDecoder = (src: Uint8Array, dst: Uint8Array) => number;
 
 const SYNC_DECODERS: Record<string, StreamDecoder> = {
   blosclz: blosclzDecompress,
-  lz4: lz4Decompress,
+  lz4: (src, dst) => lz4DecompressBlock(src, dst),
   snappy: snappyDecompress,
-  zlib: zlibDecompress,
+  zlib: zlibDecompressInto,
 };
 
 /** The layout of one block: its size, where it goes, how many streams it has. */
@@ -87,7 +81,9 @@ export function decodeBloscFrame(
       if (cbytes === block.neblock) {
         dst.set(frame.subarray(pos, pos + cbytes), at);
       } else {
-        const n = decode(frame, pos, pos + cbytes, dst, at, at + block.neblock);
+        const n = decodeStream(header, () =>
+          decode(frame.subarray(pos, pos + cbytes), dst.subarray(at, at + block.neblock)),
+        );
         if (n !== block.neblock) throw shortStream(header, block, n);
       }
       pos += cbytes;
@@ -113,8 +109,12 @@ async function decodeZstdFrame(
       const cbytes = readInt32(frame, pos);
       pos += 4;
       const stream = frame.subarray(pos, pos + cbytes);
+      const size = { maxSize: block.neblock, expectedSize: block.neblock };
       const decoded =
-        cbytes === block.neblock ? stream : await zstdDecompress(stream, block.neblock);
+        cbytes === block.neblock
+          ? stream
+          : await decodeStream(header, () => zstdDecompress(stream, size));
+      if (decoded.length !== block.neblock) throw shortStream(header, block, decoded.length);
       dst.set(decoded, dstBase + s * block.neblock);
       pos += cbytes;
     }
@@ -190,6 +190,17 @@ function checkLayout(frame: Uint8Array, header: BloscHeader): Block[] {
     }
   }
   return blocks;
+}
+
+/** Runs a stream decoder, its DecompressionError told as a corrupt stream of this frame. */
+function decodeStream<T>(header: BloscHeader, decode: () => T): T {
+  return translatingErrors(
+    decode,
+    (error) =>
+      new DecodeError(`blosc: corrupt ${header.compressor} stream: ${error.problem}`, {
+        cause: error,
+      }),
+  );
 }
 
 function shortStream(header: BloscHeader, block: Block, n: number): DecodeError {

@@ -1,25 +1,11 @@
+import { bz2Decompress } from "@z/compression/bz2";
+import { DecompressionError } from "@z/compression/errors";
 import type { JsonObject, NamedConfig } from "@z/metadata";
-import { importBzip2 } from "#wasm-libraries";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { decodeLimit, integerOption, messageOf } from "./options.js";
 
 const NAME = "numcodecs.bz2";
-
-interface Bzip2Decoder {
-  decompress(src: Uint8Array, destSize: number): Uint8Array;
-}
-
-let decoder: Promise<Bzip2Decoder> | undefined;
-
-/** @foxglove/wasm-bz2 (libbzip2 compiled to WebAssembly), loaded on first use. */
-function loadBzip2(): Promise<Bzip2Decoder> {
-  decoder ??= importBzip2().then((m) => {
-    const Bzip2 = (m as unknown as { default: { init(): Promise<Bzip2Decoder> } }).default;
-    return Bzip2.init();
-  });
-  return decoder;
-}
 
 /**
  * numcodecs' `bz2` codec (`{level}`, 1-9), read-only: decoding runs libbzip2 itself (compiled to
@@ -51,24 +37,20 @@ export class Bz2Codec implements BytesToBytesCodec {
 
   async decode(bytes: Uint8Array, options: BytesDecodeOptions): Promise<Uint8Array> {
     const limit = decodeLimit(options);
-    if (bytes.length < 4 || bytes[0] !== 0x42 || bytes[1] !== 0x5a || bytes[2] !== 0x68) {
-      throw new DecodeError(`${NAME} codec: not bzip2 data (no "BZh" header)`);
-    }
-    const bzip2 = await loadBzip2().catch((error: unknown) => {
-      decoder = undefined;
-      throw new DecodeError(
-        `${NAME} codec: could not load @foxglove/wasm-bz2 (${messageOf(error)}); in browsers, map it with an import map (see docs/browsers.md)`,
-        { cause: error },
-      );
-    });
     let out: Uint8Array;
     try {
-      out = bzip2.decompress(bytes, Math.max(limit, 1));
+      out = await bz2Decompress(bytes, { maxSize: limit });
     } catch (error) {
-      const message = messageOf(error);
-      const detail = message.includes("OUTBUFF_FULL")
-        ? `the data decodes to more than the ${limit} bytes this chunk may hold`
-        : message;
+      if (!(error instanceof DecompressionError)) {
+        throw new DecodeError(
+          `${NAME} codec: could not load @foxglove/wasm-bz2 (${messageOf(error)}); in browsers, map it with an import map (see docs/browsers.md)`,
+          { cause: error },
+        );
+      }
+      const detail =
+        error.limit === undefined
+          ? error.problem
+          : `the data decodes to more than the ${limit} bytes this chunk may hold`;
       throw new DecodeError(`${NAME} codec: ${detail}`, { cause: error });
     }
     if (options.expectedSize !== undefined && out.length !== options.expectedSize) {

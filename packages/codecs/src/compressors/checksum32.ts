@@ -1,11 +1,8 @@
+import { adler32, crc32, crc32c, fletcher32 } from "@z/compression/checksums";
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { formatValue } from "@z/metadata/internal";
-import { crc32c } from "../crc32c.js";
 import { ChecksumError, CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
-import { adler32 } from "./adler32.js";
-import { crc32 } from "./crc32.js";
-import { fletcher32 } from "./fletcher32.js";
 
 /** The 32-bit checksums numcodecs offers as codecs. */
 export type Checksum32Kind = "crc32" | "crc32c" | "adler32" | "fletcher32";

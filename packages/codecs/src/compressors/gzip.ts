@@ -1,12 +1,8 @@
+import { gzipCompress, gzipDecompress } from "@z/compression/deflate";
 import type { JsonObject, NamedConfig } from "@z/metadata";
-import { gunzipBounded } from "#inflate";
-import { nativeCodecs } from "#native";
-import { lazily } from "../lazy.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
-import { decodeLimit, integerOption } from "./options.js";
-
-/** The browser encoder (pako, driven as CPython drives zlib), loaded on the first write. */
-const encoder = lazily(() => import("./gzip-format.js"));
+import { decoding } from "./decompression.js";
+import { integerOption } from "./options.js";
 
 /**
  * The gzip codec: v3 `gzip` and v2 `numcodecs.gzip` (`{level}`, -1 to 9). In Node it encodes and
@@ -40,16 +36,10 @@ export class GzipCodec implements BytesToBytesCodec {
   }
 
   encode(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
-    if (nativeCodecs) return nativeCodecs.gzip(bytes, this.level);
-    return encoder((m) => m.gzipEncode(bytes, this.level));
+    return gzipCompress(bytes, this.level);
   }
 
   decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array | Promise<Uint8Array> {
-    return gunzipBounded(
-      bytes,
-      decodeLimit(options),
-      options.expectedSize !== undefined,
-      `${this.name} codec`,
-    );
+    return decoding(`${this.name} codec`, () => gzipDecompress(bytes, options));
   }
 }

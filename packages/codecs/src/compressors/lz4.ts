@@ -1,9 +1,9 @@
+import { lz4CompressWasm, lz4DecompressBlock } from "@z/compression/lz4";
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
-import { decodeLz4Block } from "./lz4-block.js";
+import { translatingErrors } from "./decompression.js";
 import { decodeLimit, integerOption } from "./options.js";
-import { loadLz4 } from "./wasm.js";
 
 /**
  * numcodecs' `lz4` codec (`{acceleration}`): a 4-byte little-endian decoded size, then one LZ4
@@ -32,8 +32,11 @@ export class Lz4Codec implements BytesToBytesCodec {
   }
 
   async encode(bytes: Uint8Array): Promise<Uint8Array> {
-    const LZ4 = await loadLz4();
-    return new LZ4(this.acceleration).encode(bytes);
+    const block = await lz4CompressWasm(bytes, this.acceleration);
+    const out = new Uint8Array(4 + block.length);
+    new DataView(out.buffer).setUint32(0, bytes.length, true);
+    out.set(block, 4);
+    return out;
   }
 
   decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array {
@@ -55,8 +58,15 @@ export class Lz4Codec implements BytesToBytesCodec {
       );
     }
     const out = new Uint8Array(size);
-    const problem = decodeLz4Block(bytes.subarray(4), out);
-    if (problem) throw new DecodeError(`numcodecs.lz4 codec: corrupt data: ${problem}`);
+    const end = translatingErrors(
+      () => lz4DecompressBlock(bytes.subarray(4), out),
+      (error) => new DecodeError(`numcodecs.lz4 codec: corrupt data: ${error.problem}`),
+    );
+    if (end !== size) {
+      throw new DecodeError(
+        `numcodecs.lz4 codec: corrupt data: the block decodes to ${end} bytes, but its header states ${size}`,
+      );
+    }
     return out;
   }
 }

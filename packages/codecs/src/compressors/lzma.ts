@@ -1,10 +1,10 @@
+import { DecompressionError } from "@z/compression/errors";
+import { type LzmaFormat, loadLzma, lzmaCompress, lzmaDecompress } from "@z/compression/lzma";
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import { formatValue } from "@z/metadata/internal";
-import { importLzma } from "#wasm-libraries";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
-import { isXz, type LzmaLayout, lzma2Layout, xzLayout } from "./lzma-layout.js";
-import { decodeLimit, messageOf } from "./options.js";
+import { messageOf } from "./options.js";
 
 const NAME = "numcodecs.lzma";
 
@@ -25,23 +25,13 @@ const PRESET_DICT = [
   1 << 26,
 ];
 
-type NapiLzma = typeof import("@napi-rs/lzma");
-let library: Promise<NapiLzma> | undefined;
-
-/** @napi-rs/lzma (lzma-rust2; native in Node, WASM in browsers), loaded on first use. */
-function loadLzma(): Promise<NapiLzma> {
-  library ??= importLzma().then(
-    (m) => m as NapiLzma,
-    (error: unknown) => {
-      library = undefined;
-      throw new CodecError(
-        `${NAME} codec: could not load @napi-rs/lzma (${messageOf(error)}); in browsers, map it with an import map (see docs/browsers.md)`,
-        { cause: error },
-      );
-    },
-  );
-  return library;
-}
+/** The container of each numcodecs format (auto: `.xz` when the data starts like one, else `.lzma`). */
+const CONTAINERS: Record<number, LzmaFormat | "auto"> = {
+  [FORMAT.AUTO]: "auto",
+  [FORMAT.XZ]: "xz",
+  [FORMAT.ALONE]: "lzma",
+  [FORMAT.RAW]: "lzma2",
+};
 
 /**
  * numcodecs' `lzma` codec (`{format, check, preset, filters}`): `.xz` streams (format 1, the
@@ -94,84 +84,38 @@ export class LzmaCodec implements BytesToBytesCodec {
   }
 
   async encode(bytes: Uint8Array): Promise<Uint8Array> {
-    const lib = await loadLzma();
-    if (this.format === FORMAT.ALONE) return new Uint8Array(await lib.lzma.compress(bytes));
-    if (this.format === FORMAT.RAW) {
-      if (bytes.length > (this.rawDictionary as number)) {
-        throw new CodecConfigError(
-          `${NAME}: a raw LZMA2 chunk of ${bytes.length} bytes is larger than the filter's dictionary; use format 1 (xz)`,
-        );
-      }
-      return new Uint8Array(await lib.lzma2.compress(bytes));
+    if (this.format === FORMAT.RAW && bytes.length > (this.rawDictionary as number)) {
+      throw new CodecConfigError(
+        `${NAME}: a raw LZMA2 chunk of ${bytes.length} bytes is larger than the filter's dictionary; use format 1 (xz)`,
+      );
     }
-    return new Uint8Array(await lib.xz.compress(bytes));
+    await loadLzma().catch((error: unknown) => {
+      throw loadError(error);
+    });
+    const format = CONTAINERS[this.format];
+    return lzmaCompress(bytes, format === "auto" ? "xz" : format);
   }
 
   async decode(bytes: Uint8Array, options: BytesDecodeOptions): Promise<Uint8Array> {
-    const limit = decodeLimit(options);
-    const format =
-      this.format === FORMAT.AUTO ? (isXz(bytes) ? FORMAT.XZ : FORMAT.ALONE) : this.format;
-    let layout: LzmaLayout;
-    if (format === FORMAT.XZ) layout = xzLayout(bytes, limit);
-    else if (format === FORMAT.RAW) layout = lzma2Layout(bytes, limit);
-    else layout = aloneLayout(bytes);
-    if ("error" in layout)
-      throw new DecodeError(`${NAME} codec: not valid ${formatName(format)} data: ${layout.error}`);
-    if (layout.size > limit) {
-      throw new DecodeError(
-        `${NAME} codec: the data decodes to more than the ${limit} bytes this chunk may hold`,
-      );
-    }
-    if (
-      options.expectedSize !== undefined &&
-      layout.size >= 0 &&
-      layout.size !== options.expectedSize
-    ) {
-      throw new DecodeError(
-        `${NAME} codec: the data decodes to ${layout.size} bytes; the chunk has ${options.expectedSize}`,
-      );
-    }
-    const lib = await loadLzma();
-    let out: Uint8Array;
     try {
-      if (format === FORMAT.XZ) out = await lib.xz.decompress(bytes);
-      else if (format === FORMAT.RAW) out = await lib.lzma2.decompress(bytes);
-      else out = await lib.lzma.decompress(bytes);
+      return await lzmaDecompress(bytes, CONTAINERS[this.format], options);
     } catch (error) {
-      throw new DecodeError(`${NAME} codec: ${messageOf(error)}`, { cause: error });
+      if (!(error instanceof DecompressionError)) throw loadError(error);
+      const what =
+        error.limit === undefined
+          ? `not valid ${error.format} data: ${error.problem}`
+          : `the data decodes to more than the ${error.limit} bytes this chunk may hold`;
+      throw new DecodeError(`${NAME} codec: ${what}`, { cause: error });
     }
-    if (out.length > limit || (layout.size >= 0 && out.length !== layout.size)) {
-      throw new DecodeError(
-        `${NAME} codec: decoded ${out.length} bytes where the data states ${layout.size} and the chunk allows ${limit}`,
-      );
-    }
-    if (options.expectedSize !== undefined && out.length !== options.expectedSize) {
-      throw new DecodeError(
-        `${NAME} codec: the data decodes to ${out.length} bytes; the chunk has ${options.expectedSize}`,
-      );
-    }
-    // A copy: the native build's buffers live outside V8's heap, and Node 22+ refuses to transfer
-    // them to another thread (a worker's decoded chunk moves to the main thread).
-    return Uint8Array.from(out);
   }
 }
 
-function formatName(format: number): string {
-  return format === FORMAT.XZ ? ".xz" : format === FORMAT.RAW ? "raw LZMA2" : ".lzma";
-}
-
-/**
- * The size an `.lzma` (alone) file states in its header, or -1 when it states none (Python
- * writes -1 and an end marker); such data can only be measured by decoding it, and its result
- * is checked against the chunk's bound afterwards.
- */
-function aloneLayout(bytes: Uint8Array): LzmaLayout {
-  if (bytes.length < 13) return { error: "shorter than an .lzma header" };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, 13);
-  const low = view.getUint32(5, true);
-  const high = view.getUint32(9, true);
-  if (low === 0xffffffff && high === 0xffffffff) return { size: -1 };
-  return { size: high * 2 ** 32 + low };
+/** A failure to load @napi-rs/lzma, told with what to do in browsers. */
+function loadError(error: unknown): CodecError {
+  return new CodecError(
+    `${NAME} codec: could not load @napi-rs/lzma (${messageOf(error)}); in browsers, map it with an import map (see docs/browsers.md)`,
+    { cause: error },
+  );
 }
 
 /** The dictionary size of a raw format's filter chain, which must be one LZMA2 filter. */

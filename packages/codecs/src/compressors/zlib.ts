@@ -1,13 +1,8 @@
+import { zlibCompress, zlibDecompress } from "@z/compression/deflate";
 import type { JsonObject, NamedConfig } from "@z/metadata";
-import { unzlibBounded } from "#inflate";
-import { nativeCodecs } from "#native";
-import { lazily } from "../lazy.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
-import { decodeLimit, integerOption } from "./options.js";
-import type { DeflateLevel } from "./python-deflate.js";
-
-/** The browser encoder (pako, driven as CPython drives zlib), loaded on the first write. */
-const encoder = lazily(() => import("./python-deflate.js"));
+import { decoding } from "./decompression.js";
+import { integerOption } from "./options.js";
 
 /**
  * The zlib codec: v2 `numcodecs.zlib` (`{level}`, -1 to 9), and the bare `zlib` name zarrita
@@ -37,16 +32,10 @@ export class ZlibCodec implements BytesToBytesCodec {
   }
 
   encode(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
-    if (nativeCodecs) return nativeCodecs.deflate(bytes, this.level);
-    return encoder((m) => m.pythonDeflate(bytes, this.level as DeflateLevel, false, "compress"));
+    return zlibCompress(bytes, this.level);
   }
 
   decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array | Promise<Uint8Array> {
-    return unzlibBounded(
-      bytes,
-      decodeLimit(options),
-      options.expectedSize !== undefined,
-      `${this.name} codec`,
-    );
+    return decoding(`${this.name} codec`, () => zlibDecompress(bytes, options));
   }
 }

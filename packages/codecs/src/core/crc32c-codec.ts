@@ -1,5 +1,5 @@
+import { crc32c } from "@z/compression/checksums";
 import type { JsonObject, NamedConfig } from "@z/metadata";
-import { crc32c } from "../crc32c.js";
 import { ChecksumError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 

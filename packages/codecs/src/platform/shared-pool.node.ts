@@ -3,8 +3,8 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { zstdIsNative } from "@z/compression/zstd";
 import type { NamedConfig } from "@z/metadata";
-import { nativeCodecs } from "#native";
 import type { ChunkDecodePool } from "../workers/decode-pool.js";
 import { createWorkerPool } from "../workers/node-pool.js";
 import type { WorkerPool } from "../workers/worker-pool.js";
@@ -66,7 +66,7 @@ const LIGHT = new Set([
  * shared pool: blosc, lz4, bz2, lzma, the filters, and zstd where Node lacks a native one.
  */
 export function worthDecodingOffThread(codecs: readonly NamedConfig[]): boolean {
-  const nativeZstd = nativeCodecs?.zstd !== undefined;
+  const nativeZstd = zstdIsNative();
   return codecs.some(
     ({ name }) =>
       !LIGHT.has(name) && !(nativeZstd && (name === "zstd" || name === "numcodecs.zstd")),

@@ -1,0 +1,6 @@
+/**
+ * Internals of `@z/compression` shared with the other `@z` packages. Not part of the public
+ * API: names here change without a major version.
+ * @packageDocumentation
+ */
+export { lazily } from "./lazy.js";

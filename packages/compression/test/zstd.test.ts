@@ -1,0 +1,95 @@
+// zstd through the platform's engine (node:zlib's libzstd where Node has it, else WebAssembly):
+// round trips, checksums, and bounded decoding of declared, undeclared and hostile sizes.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DecompressionError } from "../src/errors.js";
+import { withContentSize, zstdCompress, zstdDecompress, zstdLayout } from "../src/zstd.js";
+import { rejection } from "./samples.js";
+
+/** Compressible bytes. */
+function bytes(n: number, seed = 1): Uint8Array {
+  const out = new Uint8Array(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    out[i] = ((i >> 6) % 11) ^ (x >>> 30);
+  }
+  return out;
+}
+
+describe("zstd", () => {
+  it("round-trips any data at any level, with and without a content checksum", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.integer({ min: -3, max: 19 }),
+        fc.boolean(),
+        async (n, level, checksum) => {
+          const data = bytes(n, n + 1);
+          const frame = await zstdCompress(data, level, checksum);
+          expect(Boolean(frame[4] & 0x04)).toBe(checksum);
+          const exact = await zstdDecompress(frame, { maxSize: n, expectedSize: n });
+          expect(Buffer.compare(exact, data)).toBe(0);
+          const bounded = await zstdDecompress(frame, { maxSize: n + 100 });
+          expect(Buffer.compare(bounded, data)).toBe(0);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("refuses a declared size past the bound before decoding, with the bound as `limit`", async () => {
+    const frame = await zstdCompress(bytes(50_000), 3);
+    const error = await rejection(() => zstdDecompress(frame, { maxSize: 49_999 }));
+    expect(error.limit).toBe(49_999);
+    expect(error.message).toMatch(/declares 50000 bytes/);
+  });
+
+  it("bounds a frame that does not declare its size, by the exact size or its block headers", async () => {
+    const data = bytes(300_000);
+    const frame = await zstdCompress(data, 3);
+    const [f] = (zstdLayout(frame) as { frames: import("../src/zstd.js").ZstdFrame[] }).frames;
+    // Drop the declared size: a copy of the frame whose descriptor says nothing about it.
+    const header = frame.subarray(0, f.headerEnd);
+    const fcsBytes = [0, 2, 4, 8][header[4] >> 6] || (header[4] & 0x20 ? 1 : 0);
+    expect(fcsBytes).toBeGreaterThan(0);
+    const stripped = new Uint8Array(frame.length - fcsBytes + (header[4] & 0x20 ? 1 : 0));
+    stripped.set(frame.subarray(0, 4));
+    let at = 4;
+    const singleSegment = header[4] & 0x20;
+    stripped[at++] = header[4] & 0x1f & ~0x20; // no size, not single-segment
+    // A window large enough for the whole frame (2^19 bytes).
+    if (singleSegment) stripped[at++] = (19 - 10) << 3;
+    else stripped[at++] = header[5];
+    stripped.set(frame.subarray(f.headerEnd), at);
+    const [g] = (zstdLayout(stripped) as { frames: import("../src/zstd.js").ZstdFrame[] }).frames;
+    expect(g.contentSize).toBeUndefined();
+    const exact = await zstdDecompress(stripped, { maxSize: 1 << 20, expectedSize: data.length });
+    expect(Buffer.compare(exact, data)).toBe(0);
+    await rejection(() =>
+      zstdDecompress(stripped, { maxSize: 1 << 20, expectedSize: data.length - 1 }),
+    );
+    // Without the exact size, its blocks could decode to more than 1000 bytes: refused.
+    const refused = await rejection(() => zstdDecompress(stripped, { maxSize: 1000 }));
+    expect(refused.limit).toBe(1000);
+    const declared = zstdLayout(withContentSize(stripped, g, data.length));
+    expect("frames" in declared && declared.frames[0].contentSize).toBe(data.length);
+  });
+
+  it("rejects every truncation, and corruption is an error or data of the right size", async () => {
+    const data = bytes(30_000);
+    const frame = await zstdCompress(data, 3, true);
+    for (let cut = 0; cut < frame.length; cut += cut < 64 ? 1 : 97)
+      await rejection(() => zstdDecompress(frame.subarray(0, cut), { maxSize: data.length }));
+    for (let at = 0; at < frame.length; at += 7) {
+      const bad = frame.slice();
+      bad[at] ^= 0x21;
+      try {
+        const out = await zstdDecompress(bad, { maxSize: data.length, expectedSize: data.length });
+        expect(out.length).toBe(data.length);
+      } catch (error) {
+        expect(error).toBeInstanceOf(DecompressionError);
+      }
+    }
+  });
+});
