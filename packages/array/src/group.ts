@@ -305,9 +305,21 @@ export class ZarrGroup {
     return created.arrays.get(path) ?? nodeFromMetadata(this.store, path, node);
   }
 
-  /** Keeps the in-memory consolidated metadata in step with nodes created through this group. */
+  /**
+   * Keeps the in-memory consolidated metadata in step with nodes created through this group:
+   * the holder's as written when the creation updated it (nodes other writers created
+   * meanwhile included), else this creation's change applied to it.
+   */
   private noteCreated(created: WrittenNodes, overwrite?: boolean): void {
     if (!this.view) return;
+    const holderPath = holderPathOf(this.path, this.view);
+    const holder = created.holdersWritten?.get(holderPath);
+    if (holder) {
+      this.view = holder.consolidated.subtree(this.view.pathInHolder);
+      // A v3 group holding its consolidated metadata keeps it in its own metadata document.
+      if (holderPath === this.path && holder.metadata.zarrFormat === 3) this.meta = holder.metadata;
+      return;
+    }
     const below = created.written.filter(([p]) => p !== this.path);
     const removed = overwrite ? created.requested : [];
     this.view = withHierarchyChange(this.path, this.view, { removed, written: below });

@@ -27,7 +27,7 @@ import { type NodeMetadata, nodeMetadataDocuments } from "./node-documents.js";
 import { logNode, nodeDetails } from "./node-logging.js";
 import { isPlainObject } from "./option-checks.js";
 import { enterStore } from "./store-logging-scope.js";
-import type { HierarchyChange } from "./update-consolidated.js";
+import type { ConsolidatedHolder, HierarchyChange } from "./update-consolidated.js";
 
 /** The read-modify-write of consolidated metadata, loaded on first use (see write-path.ts). */
 const writePath = () => import("./write-path.js");
@@ -68,6 +68,11 @@ export interface WrittenNodes {
   requested: string[];
   /** The array objects built while checking the requested arrays (their codecs), by path. */
   arrays: Map<string, ZarrArray>;
+  /**
+   * The consolidated metadata of the ancestors that list the new nodes, as written (with what
+   * other writers changed in it meanwhile), by holder path. Set by {@link commitNodes}.
+   */
+  holdersWritten?: ReadonlyMap<string, ConsolidatedHolder>;
 }
 
 interface Planned {
@@ -343,6 +348,7 @@ export async function commitNodes(
     documents.filter((document) => !claims.includes(document)),
     { signal, concurrency },
   );
+  const holdersWritten = new Map<string, ConsolidatedHolder>();
   if (prepared.holderChanges.length > 0) {
     // Each holder is read fresh and changed in turn with its other updates, so nodes other
     // writers created or edited meanwhile stay listed.
@@ -351,14 +357,15 @@ export async function commitNodes(
       prepared.holderChanges,
       concurrency,
       async ([path, format, change]) => {
-        await updateHolder(store, path, format, change, { signal });
+        const holder = await updateHolder(store, path, format, change, { signal });
+        if (holder) holdersWritten.set(path, holder);
       },
       signal,
     );
   }
   const { written, requested, arrays } = prepared;
   for (const [path, node] of written) logNode("created", node.kind, path, () => nodeDetails(node));
-  return { written, requested, arrays };
+  return { written, requested, arrays, holdersWritten };
 }
 
 /**

@@ -36,6 +36,7 @@ export async function runWriter(store: Readable & Writable, ops: readonly Op[]):
     a: (await root.get("a")) as ZarrArray,
   };
   const mine: Record<Target, Record<string, number>> = { root: {}, g: {}, a: {} };
+  const created: string[] = [];
   for (const op of ops) {
     await yieldTurns(op.yields);
     if (op.kind === "attr") {
@@ -57,10 +58,16 @@ export async function runWriter(store: Readable & Writable, ops: readonly Op[]):
       await array.resize([op.length]);
       if (array.shape[0] !== op.length)
         problems.push(`a after resize to ${op.length}: shape [${array.shape}]`);
-    } else if (op.array) {
-      await root.createArray(op.name, { shape: [2], chunks: [2], dtype: "uint8" });
     } else {
-      await root.createGroup(op.name);
+      const before = (await openGroup(store)).consolidated?.paths() ?? [];
+      if (op.array) await root.createArray(op.name, { shape: [2], chunks: [2], dtype: "uint8" });
+      else await root.createGroup(op.name);
+      created.push(op.name);
+      // The root's view of its consolidated metadata is the one stored: it lists what this
+      // writer created, and what was stored before (others' creations included).
+      const listed = root.consolidated?.paths() ?? [];
+      for (const name of new Set(["a", "g", ...created, ...before]))
+        if (!listed.includes(name)) problems.push(`after creating ${op.name}: ${name} not listed`);
     }
   }
   return problems;
