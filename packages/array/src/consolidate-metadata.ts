@@ -13,7 +13,6 @@ import {
 } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
-import { consolidatedDocuments } from "./consolidated-documents.js";
 import { ConsolidatedMetadata } from "./consolidated-model.js";
 import { ZarrGroup } from "./group.js";
 import { readJson, readNodeMetadata } from "./metadata-io.js";
@@ -102,12 +101,12 @@ export async function consolidateMetadata(
     signal,
   );
   const consolidated = format === 3 ? consolidateV3(contents, path) : consolidateV2(contents, path);
-  const docs = consolidatedDocuments(root.metadata, consolidated);
-  await Promise.all(docs.map(([key, bytes]) => s.set(joinKey(path, key), bytes, { signal })));
-  const metadata =
-    format === 3
-      ? { ...root.metadata, consolidatedMetadata: consolidated.toJson() }
-      : root.metadata;
+  // Written in turn with the other updates of the group's document, and a v3 group's own
+  // metadata read fresh: attributes updated since the scan read them stay.
+  const { writeScannedConsolidated } = await import("./write-path.js");
+  const metadata = await writeScannedConsolidated(s, path, root.metadata, consolidated, {
+    signal,
+  });
   return new ZarrGroup(s, path, metadata, { consolidated });
 }
 

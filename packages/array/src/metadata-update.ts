@@ -8,12 +8,13 @@ import { locateError } from "@z/errors";
 import { type GroupMetadata, type JsonObject, type JsonValue, parseJson } from "@z/metadata";
 import { encodeJson, METADATA_KEYS, validateAttributes } from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
+import { consolidatedDocuments } from "./consolidated-documents.js";
 import { ConsolidatedMetadata } from "./consolidated-model.js";
 import { loadExtensionsFor } from "./load-extensions.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import { type NodeMetadata, nodeMetadataDocuments, zarrayDocument } from "./node-documents.js";
 import { parseV3Node } from "./node-parse.js";
-import { updateKey } from "./read-modify-write.js";
+import { replaceKey, updateKey } from "./read-modify-write.js";
 import {
   type ConsolidatedHolder,
   consolidatedUpdate,
@@ -281,4 +282,43 @@ export function updateHolderEntry(
     },
     options,
   );
+}
+
+/**
+ * Writes the consolidated metadata a scan of a group's hierarchy produced (what
+ * `consolidateMetadata` does), in turn with the other updates of the group's document. v3
+ * keeps it in the group's `zarr.json`, read fresh through {@link updateKey}, so the group's
+ * attributes as stored stay; v2 replaces `.zmetadata` whole.
+ * @param metadata the group's metadata as the scan read it
+ * @returns the group's metadata as stored
+ * @throws NotFoundError when the group is no longer there (v3)
+ */
+export async function writeScannedConsolidated(
+  store: Readable & Writable,
+  path: string,
+  metadata: GroupMetadata,
+  consolidated: ConsolidatedMetadata,
+  options: MetadataUpdateOptions = {},
+): Promise<GroupMetadata> {
+  const { signal } = options;
+  if (metadata.zarrFormat === 2) {
+    const [[name, bytes]] = consolidatedDocuments(metadata, consolidated);
+    await replaceKey(store, joinKey(path, name), bytes, { signal });
+    return metadata;
+  }
+  const key = joinKey(path, METADATA_KEYS.zarrJson);
+  let result = metadata;
+  await updateKey(
+    store,
+    key,
+    async (bytes) => {
+      if (bytes === undefined) throw gone(path, "group");
+      const stored = await parseDocument(bytes, key, path, parseV3Node);
+      if (stored.kind !== "group") throw gone(path, "group");
+      result = { ...stored.metadata, consolidatedMetadata: consolidated.toJson() };
+      return consolidatedDocuments(result, consolidated)[0][1];
+    },
+    { signal },
+  );
+  return result;
 }

@@ -8,7 +8,12 @@
  * does not download it: see the first-load budget in
  * packages/zarr/test/bundlers/sizes.test.ts.
  */
-export { updateHolder, updateHolderEntry, updateNodeMetadata } from "./metadata-update.js";
+export {
+  updateHolder,
+  updateHolderEntry,
+  updateNodeMetadata,
+  writeScannedConsolidated,
+} from "./metadata-update.js";
 export { replaceKey, updateKey } from "./read-modify-write.js";
 export { checkNewShape, shrinkChunks } from "./resize.js";
 export { writeSelection } from "./selection-write.js";

@@ -187,6 +187,34 @@ describe("concurrent metadata updates lose no update", () => {
   }
 });
 
+describe("consolidateMetadata next to attribute updates", () => {
+  it("keeps the attributes set while it scanned (the group's document is read fresh)", async () => {
+    const steps = fc.array(fc.tuple(fc.boolean(), fc.nat(3)), { minLength: 2, maxLength: 8 });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(2 as const, 3 as const), steps, async (format, plan) => {
+        const store = new MapStore();
+        await setUp(store, format);
+        const root = await openGroup(store);
+        const set: Record<string, number> = {};
+        await Promise.all(
+          plan.map(async ([consolidate, turns], i) => {
+            for (let t = 0; t < turns; t++) await new Promise((resolve) => setImmediate(resolve));
+            if (consolidate) await consolidateMetadata(store);
+            else {
+              set[`k${i}`] = i;
+              await root.updateAttributes({ [`k${i}`]: i });
+            }
+          }),
+        );
+        const stored = await openGroup(store, { consolidated: false });
+        expect(stored.attrs).toEqual(set);
+        expect((await openGroup(store)).consolidated?.paths().sort()).toEqual(["a", "g"]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe("two Node processes on one FsStore lose no metadata update", () => {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const child = path.join(scratch, "metadata-writer-child.mjs");
