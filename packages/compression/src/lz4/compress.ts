@@ -1,4 +1,4 @@
-import { read32 } from "./copy.js";
+import { commonLength, read32 } from "./copy.js";
 import { lastLiteralsBound, writeLiterals, writeMatch } from "./sequence.js";
 
 /**
@@ -87,7 +87,7 @@ export function lz4CompressBlock(src: Uint8Array, dst: Uint8Array, acceleration 
 
       for (;;) {
         const offset = ip - match;
-        const matchCode = countMatch(src, ip + MINMATCH, match + MINMATCH, matchlimit);
+        const matchCode = commonLength(src, ip + MINMATCH, match + MINMATCH, matchlimit);
         ip += matchCode + MINMATCH;
         if (limited && op + 2 + (1 + LASTLITERALS) + Math.floor((matchCode + 240) / 255) > olimit)
           return 0;
@@ -134,14 +134,4 @@ function hash5(src: Uint8Array, p: number): number {
   const high =
     Math.imul(xHi, 0x1bbcdcbb) + Math.imul(b0 << 24, 0xcf) + Math.floor((b0 * 0x1bbcdcbb) / 256);
   return high >>> 20;
-}
-
-/** The length of the common prefix of `src[a..]` and `src[b..]`, stopping at `limit` for `a`. */
-function countMatch(src: Uint8Array, a: number, b: number, limit: number): number {
-  const a0 = a;
-  while (a < limit && src[a] === src[b]) {
-    a++;
-    b++;
-  }
-  return a - a0;
 }

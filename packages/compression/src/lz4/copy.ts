@@ -62,3 +62,13 @@ export function lengthBytes(src: Uint8Array, ip: number, end: number): number {
   } while (b === 255);
   return sum;
 }
+
+/** The length of the common prefix of `src[a..]` and `src[b..]`, stopping at `limit` for `a`. */
+export function commonLength(src: Uint8Array, a: number, b: number, limit: number): number {
+  const a0 = a;
+  while (a < limit && src[a] === src[b]) {
+    a++;
+    b++;
+  }
+  return a - a0;
+}

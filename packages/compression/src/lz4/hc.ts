@@ -1,5 +1,5 @@
 import { lz4CompressBound } from "./compress.js";
-import { read32 } from "./copy.js";
+import { commonLength, read32 } from "./copy.js";
 import { lastLiteralsBound, writeLiterals, writeMatch } from "./sequence.js";
 
 /**
@@ -291,7 +291,7 @@ function widerMatch(
     ) {
       const back = lookBack ? countBack(src, ip, matchPtr, iLowLimit, prefix) : 0;
       const matchLength =
-        MINMATCH + countForward(src, ip + MINMATCH, matchPtr + MINMATCH, iHighLimit) - back;
+        MINMATCH + commonLength(src, ip + MINMATCH, matchPtr + MINMATCH, iHighLimit) - back;
       if (matchLength > longest) {
         longest = matchLength;
         matchPos = matchPtr + back;
@@ -336,16 +336,6 @@ function widerMatch(
     matchIndex -= chainTable[matchIndex & 0xffff];
   }
   return longest;
-}
-
-/** Common bytes of `src[a..]` and `src[b..]`, stopping at `limit` for `a`. */
-function countForward(src: Uint8Array, a: number, b: number, limit: number): number {
-  const a0 = a;
-  while (a < limit && src[a] === src[b]) {
-    a++;
-    b++;
-  }
-  return a - a0;
 }
 
 /** Common bytes before `ip` and `match` (as a negative count), not going below `iMin`/`mMin`. */
