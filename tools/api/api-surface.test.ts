@@ -44,6 +44,7 @@ const UMBRELLA_PARTS = [
   "@z/indexing",
   "@z/log",
   "@z/metadata",
+  "@z/ndarray",
   "@z/store-browser",
   "@z/store-core",
   "@z/store-http",

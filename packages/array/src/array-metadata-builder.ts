@@ -1,7 +1,10 @@
 import { locateError } from "@z/errors";
 import {
   type ArrayMetadata,
+  arrayMetadataToV2Json,
+  arrayMetadataToV3Json,
   type ChunkKeyEncoding,
+  checkAttributes,
   type DataType,
   DefaultChunkKeyEncoding,
   type Endian,
@@ -10,18 +13,15 @@ import {
   type JsonValue,
   MetadataError,
   type NamedConfig,
+  namedConfigToJson,
   parseArrayMetadataV2,
   parseArrayMetadataV3,
+  uniformChunkShape,
   V2ChunkKeyEncoding,
 } from "@z/metadata";
 import {
-  arrayMetadataToV2Json,
-  arrayMetadataToV3Json,
   checkArrayLimits,
-  checkAttributes,
   codecsToV2Layout,
-  namedConfigToJson,
-  uniformChunkShape,
   v2Codecs,
   validateDimensionNames,
   validateShape,

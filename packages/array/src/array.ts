@@ -1,3 +1,4 @@
+import { formatValue } from "@z/errors";
 import {
   BasicIndexer,
   type BasicSelection,
@@ -8,8 +9,10 @@ import {
   type OrthogonalItem,
   slice,
 } from "@z/indexing";
-import type { ArrayMetadata, Chunk, Container, DataType, JsonObject } from "@z/metadata";
-import { checkAttributes, formatValue, product } from "@z/metadata/internal";
+import type { ArrayMetadata, DataType, JsonObject } from "@z/metadata";
+import { checkAttributes } from "@z/metadata";
+import type { Chunk, Container } from "@z/ndarray";
+import { product } from "@z/ndarray";
 import { isWritable, joinKey, type Readable, type Writable } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
 import type { AnySelection } from "./any-selection.js";

@@ -1,6 +1,6 @@
 import type { ChunkDecodePool } from "@z/codecs";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
-import type { Chunk } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 
 /** Progress of a read or write: chunks done out of chunks touched. */
 export interface Progress {

@@ -1,6 +1,7 @@
 import {
   type ChunkGrid,
   ChunkGridError,
+  isJsonObject,
   type JsonObject,
   MetadataError,
   parseNamedConfig,
@@ -8,8 +9,8 @@ import {
   RectilinearChunkGrid,
   RegularChunkGrid,
   resolveChunkGrid,
+  validateChunkShape,
 } from "@z/metadata";
-import { isJsonObject, validateChunkShape } from "@z/metadata/internal";
 import { guessChunks } from "./chunking.js";
 import { shown } from "./option-checks.js";
 

@@ -4,12 +4,11 @@ import { locateError } from "@z/errors";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import {
   type ArrayMetadata,
-  type Chunk,
   type ChunkGrid,
   ChunkGridError,
   V2ChunkKeyEncoding,
 } from "@z/metadata";
-import { cOrderStrides, product } from "@z/metadata/internal";
+import { type Chunk, cOrderStrides, product } from "@z/ndarray";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";

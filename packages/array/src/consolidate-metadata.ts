@@ -1,5 +1,10 @@
-import { type JsonObject, type JsonValue, MetadataError } from "@z/metadata";
-import { isJsonObject, METADATA_KEYS } from "@z/metadata/internal";
+import {
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  METADATA_KEYS,
+  MetadataError,
+} from "@z/metadata";
 import {
   isListable,
   isWritable,

@@ -1,7 +1,7 @@
 // Shared inside the @z packages, not public: the documents of consolidated metadata, kept out of consolidated-model.ts, which the index
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 import type { GroupMetadata } from "@z/metadata";
-import { encodeJson, groupMetadataToV3Json, METADATA_KEYS } from "@z/metadata/internal";
+import { encodeJson, groupMetadataToV3Json, METADATA_KEYS } from "@z/metadata";
 import type { ConsolidatedMetadata } from "./consolidated-model.js";
 
 /** The documents (key relative to the group, bytes) a group's consolidated metadata is written as. */

@@ -1,11 +1,13 @@
-import { type JsonObject, type JsonValue, MetadataError } from "@z/metadata";
+import { formatValue } from "@z/errors";
 import {
   arrayMetadataToV3Json,
-  formatValue,
   groupMetadataToV3Json,
   isJsonObject,
+  type JsonObject,
+  type JsonValue,
   METADATA_KEYS,
-} from "@z/metadata/internal";
+  MetadataError,
+} from "@z/metadata";
 import { InvalidKeyError, joinKey, normalizePath, validateKey } from "@z/store-core";
 import { type NodeMetadata, sortKeysDeep, zarrayDocument } from "./node-documents.js";
 import { parseV3Node } from "./node-parse.js";

@@ -1,4 +1,4 @@
-import type { BoolArray, Container } from "@z/metadata";
+import type { BoolArray, Container } from "@z/ndarray";
 
 /** The container each built-in data type name reads into. */
 export interface ContainerByName {

@@ -1,7 +1,12 @@
 import type { BasicSelection } from "@z/indexing";
 import { chunkRegion } from "@z/indexing/internal";
-import { type ArrayMetadata, MetadataError } from "@z/metadata";
-import { arrayMetadataToV2Json, arrayMetadataToV3Json, product } from "@z/metadata/internal";
+import {
+  type ArrayMetadata,
+  arrayMetadataToV2Json,
+  arrayMetadataToV3Json,
+  MetadataError,
+} from "@z/metadata";
+import { product } from "@z/ndarray";
 import { type Readable, throwIfAborted, type Writable } from "@z/store-core";
 import type { ZarrArray } from "./array.js";
 import type { Progress } from "./chunk-access.js";

@@ -1,6 +1,11 @@
 import { CodecPipeline } from "@z/codecs";
-import { type JsonObject, MetadataError, type NamedConfig } from "@z/metadata";
-import { namedConfigToJson, uniformChunkShape } from "@z/metadata/internal";
+import {
+  type JsonObject,
+  MetadataError,
+  type NamedConfig,
+  namedConfigToJson,
+  uniformChunkShape,
+} from "@z/metadata";
 import type { ZarrArray } from "./array.js";
 import { type CodecSpec, toNamedConfig } from "./codec-specs.js";
 

@@ -1,6 +1,7 @@
 import { afterLoading } from "@z/codecs";
+import { formatValue } from "@z/errors";
 import type { GroupMetadata, JsonObject } from "@z/metadata";
-import { checkAttributes, formatValue } from "@z/metadata/internal";
+import { checkAttributes } from "@z/metadata";
 import {
   isListable,
   isWritable,

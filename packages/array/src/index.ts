@@ -12,9 +12,17 @@ export type { AccessOptions, Progress } from "./chunk-access.js";
 export type { ChunksOption } from "./chunk-grid-option.js";
 export { guessChunks } from "./chunking.js";
 export type { CodecSpec } from "./codec-specs.js";
+export { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 export { type ConsolidateOptions, consolidateMetadata } from "./consolidate-metadata.js";
 export { ConsolidatedMetadata, type V2ConsolidatedEntry } from "./consolidated-model.js";
 export type { ContainerByName, ContainerOf } from "./container-types.js";
+export { checkCopyMetadata, checkedCopyMetadata, readBackArrayMetadata } from "./copy-check.js";
+export {
+  type CopiedElements,
+  type CopyElementsOptions,
+  copyArrayElements,
+  sameStoredLayout,
+} from "./copy-elements.js";
 export {
   type CopiedNodes,
   type CopyNodeOptions,
@@ -48,6 +56,7 @@ export {
   ZarrGroup,
 } from "./group.js";
 export { type ArrayInfo, arrayInfo } from "./info.js";
+export { formatChunkGrid, formatCodec, formatRows, formatShape, infoRows } from "./info-rows.js";
 export type { NodeMetadata } from "./node-documents.js";
 export { type OpenArrayOptions, type OpenOptions, open, openArray, openGroup } from "./nodes.js";
 export {
@@ -69,6 +78,7 @@ export { IncompleteRollbackError } from "./rollback-error.js";
 export type { ReadOptions, SelectionOptions } from "./selection-io.js";
 export { withStoreLogging } from "./store-logging.js";
 export { renderTree, type TreeOptions, treeLines } from "./tree.js";
+export { arraySummary, chunksSummary, groupTitle } from "./tree-summary.js";
 export { UnreadableNode } from "./unreadable-node.js";
 export type { NdValue, Scalar, SetValue } from "./values.js";
 export type { HierarchyOptions, NodeSpec } from "./write-nodes.js";

@@ -1,7 +1,7 @@
-// Shared inside the @z packages, not public: the rows and formatting of `info`, kept out of info.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The rows and formatting of `info`, kept out of info.ts so that the CLI and the h5py-style layer
+// can format shapes and rows without an array.
+import { formatValue } from "@z/errors";
 import type { JsonObject, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import type { ArrayInfo } from "./info.js";
 
 /** A codec entry as one line: `gzip(level=5)`. */

@@ -2,7 +2,7 @@
 // shard rewrites) loads with the first read or write of an array whose pipeline reads and
 // writes sub-chunks, so that an app whose arrays are not sharded does not download it.
 import type { ChunkPart, WriteSource } from "@z/indexing";
-import type { Chunk } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import type { ChunkIo } from "./chunk-io.js";
 import type { ShardedAccess } from "./sharded-access.js";

@@ -1,7 +1,7 @@
 import { afterLoading } from "@z/codecs";
 import { locateError } from "@z/errors";
-import { type JsonValue, parseJson } from "@z/metadata";
-import { METADATA_KEYS, validateAttributes } from "@z/metadata/internal";
+import { type JsonValue, METADATA_KEYS, parseJson } from "@z/metadata";
+import { validateAttributes } from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import { loadExtensionsFor } from "./load-extensions.js";

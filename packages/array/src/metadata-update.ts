@@ -5,8 +5,15 @@
 // Loaded with the write path (write-path.ts), so an app that only reads does not download it.
 import { afterLoading } from "@z/codecs";
 import { locateError } from "@z/errors";
-import { type GroupMetadata, type JsonObject, type JsonValue, parseJson } from "@z/metadata";
-import { encodeJson, METADATA_KEYS, validateAttributes } from "@z/metadata/internal";
+import {
+  encodeJson,
+  type GroupMetadata,
+  type JsonObject,
+  type JsonValue,
+  METADATA_KEYS,
+  parseJson,
+} from "@z/metadata";
+import { validateAttributes } from "@z/metadata/internal";
 import { joinKey, NotFoundError, type Readable, type Writable } from "@z/store-core";
 import { consolidatedDocuments } from "./consolidated-documents.js";
 import { ConsolidatedMetadata } from "./consolidated-model.js";

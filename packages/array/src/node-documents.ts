@@ -6,7 +6,7 @@ import {
   groupMetadataToV3Json,
   isJsonObject,
   METADATA_KEYS,
-} from "@z/metadata/internal";
+} from "@z/metadata";
 import type { ConsolidatedMetadata } from "./consolidated-model.js";
 
 // Node metadata and the documents it is written as, without I/O: what the node writers and the

@@ -4,11 +4,11 @@
 import {
   type GroupMetadata,
   type JsonValue,
+  METADATA_KEYS,
   MetadataError,
   parseArrayMetadataV2,
   parseGroupMetadataV2,
 } from "@z/metadata";
-import { METADATA_KEYS } from "@z/metadata/internal";
 import type { NodeMetadata } from "./node-documents.js";
 
 /**

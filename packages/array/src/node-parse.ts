@@ -1,6 +1,11 @@
+import { formatValue } from "@z/errors";
 import type { JsonValue } from "@z/metadata";
-import { MetadataError, parseArrayMetadataV3, parseGroupMetadataV3 } from "@z/metadata";
-import { formatValue, isJsonObject } from "@z/metadata/internal";
+import {
+  isJsonObject,
+  MetadataError,
+  parseArrayMetadataV3,
+  parseGroupMetadataV3,
+} from "@z/metadata";
 import type { NodeMetadata } from "./node-documents.js";
 
 /** Parses a v3 `zarr.json` of either node type. */

@@ -1,5 +1,5 @@
-import { type Container, type DataType, isTypedArray, MetadataError } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import { type DataType, MetadataError } from "@z/metadata";
+import { type Container, isTypedArray, product } from "@z/ndarray";
 import { normalizePath, type StoreLike } from "@z/store-core";
 import { ZarrArray } from "./array.js";
 import type { ArrayOptions } from "./array-metadata-builder.js";

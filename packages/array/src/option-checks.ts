@@ -1,5 +1,11 @@
-import { type DataType, InvalidDataTypeError, MetadataError, type NamedConfig } from "@z/metadata";
-import { checkJsonValue, formatValue } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import {
+  checkJsonValue,
+  type DataType,
+  InvalidDataTypeError,
+  MetadataError,
+  type NamedConfig,
+} from "@z/metadata";
 import { type CodecSpec, toNamedConfig } from "./codec-specs.js";
 
 /** A value as a message shows it: bigints as `10n`, since users pass JavaScript values here. */

@@ -1,11 +1,5 @@
-import {
-  BoolArray,
-  type Container,
-  type DataType,
-  isTypedArray,
-  type JsonObject,
-  type NamedConfig,
-} from "@z/metadata";
+import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
+import { BoolArray, type Container, isTypedArray } from "@z/ndarray";
 import { ZarrArray } from "./array.js";
 import type { ArrayOptions } from "./array-metadata-builder.js";
 import { chunksOptionOf } from "./chunk-grid-option.js";

@@ -5,7 +5,8 @@ import {
   isSharedDecodePool,
   retireSharedDecodePool,
 } from "@z/codecs/internal";
-import type { Chunk, NamedConfig } from "@z/metadata";
+import type { NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 
 /**
  * Sends one kind of chunk (an array's chunks, or a sharded array's inner chunks) to the worker

@@ -1,4 +1,5 @@
-import { type Container, type DataType, ValueTypeError } from "@z/metadata";
+import { type DataType, ValueTypeError } from "@z/metadata";
+import type { Container } from "@z/ndarray";
 import { ValueShapeError } from "./errors.js";
 import { shown } from "./option-checks.js";
 

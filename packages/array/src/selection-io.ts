@@ -1,7 +1,8 @@
 import type { Indexer } from "@z/indexing";
 import { layoutChunkShape } from "@z/indexing/internal";
-import type { ArrayMetadata, Chunk, Container } from "@z/metadata";
-import { cOrderStrides, isCContiguous, product } from "@z/metadata/internal";
+import type { ArrayMetadata } from "@z/metadata";
+import type { Chunk, Container } from "@z/ndarray";
+import { cOrderStrides, isCContiguous, product } from "@z/ndarray";
 import { throwIfAborted } from "@z/store-core";
 import type { AccessOptions, ChunkAccess, Progress } from "./chunk-access.js";
 import { ValueShapeError } from "./errors.js";

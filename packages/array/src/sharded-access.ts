@@ -7,7 +7,8 @@ import type {
   WholeChunkDecode,
 } from "@z/codecs";
 import type { ChunkPart, WriteSource } from "@z/indexing";
-import type { Chunk, ChunkAxis } from "@z/metadata";
+import type { ChunkAxis } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import { CoalescingStore, type Readable, type Writable } from "@z/store-core";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { type ChunkIo, locate } from "./chunk-io.js";

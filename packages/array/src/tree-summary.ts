@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the one-line summaries of `tree`, kept out of tree.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The one-line summaries of `tree`, kept out of tree.ts so that a caller walking a hierarchy its
+// own way (the CLI) prints the same lines.
 import type { ZarrArray } from "./array.js";
 import type { ZarrGroup } from "./group.js";
 import { formatShape } from "./info-rows.js";

@@ -1,5 +1,5 @@
 import type { GroupMetadata } from "@z/metadata";
-import { METADATA_KEYS } from "@z/metadata/internal";
+import { METADATA_KEYS } from "@z/metadata";
 import { joinKey, type Readable, type Writable } from "@z/store-core";
 import { consolidatedDocuments } from "./consolidated-documents.js";
 import type { ConsolidatedMetadata } from "./consolidated-model.js";

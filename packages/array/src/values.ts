@@ -1,6 +1,6 @@
 import type { WriteSource } from "@z/indexing";
-import { type Container, type DataType, isTypedArray, ValueTypeError } from "@z/metadata";
-import { cOrderStrides, product } from "@z/metadata/internal";
+import { type DataType, ValueTypeError } from "@z/metadata";
+import { type Container, cOrderStrides, isTypedArray, product } from "@z/ndarray";
 import { ValueShapeError } from "./errors.js";
 
 /** An n-d value to write: `{data, shape, stride?}` (stride defaults to C order). */

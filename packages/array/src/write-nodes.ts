@@ -1,12 +1,13 @@
 import { afterLoading } from "@z/codecs";
-import { locateError } from "@z/errors";
+import { formatValue, locateError } from "@z/errors";
 import {
   type ArrayMetadata,
+  checkAttributes,
   type GroupMetadata,
   type JsonObject,
   MetadataError,
+  validateNodeName,
 } from "@z/metadata";
-import { checkAttributes, formatValue, validateNodeName } from "@z/metadata/internal";
 import {
   isWritable,
   joinKey,

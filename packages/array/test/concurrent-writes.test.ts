@@ -6,7 +6,7 @@ import {
   openArray,
   type ZarrArray,
 } from "@z/array";
-import { updateKey, withKeyLock } from "@z/array/internal";
+import { withKeyLock } from "@z/array/internal";
 import { slice } from "@z/indexing";
 import {
   ConflictError,
@@ -17,6 +17,7 @@ import {
   type Writable,
 } from "@z/store-core";
 import { describe, expect, it } from "vitest";
+import { updateKey } from "../src/read-modify-write.js";
 
 const SHAPE = [10, 9, 8];
 const CHUNKS = [2, 3, 4];

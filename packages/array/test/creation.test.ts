@@ -18,10 +18,10 @@ import {
   zeros,
   zerosLike,
 } from "@z/array";
-import { dataTypeOfContainer, optionsLike } from "@z/array/internal";
 import { UnknownCodecError } from "@z/codecs";
 import { slice } from "@z/indexing";
-import { BoolArray, MetadataError } from "@z/metadata";
+import { MetadataError } from "@z/metadata";
+import { BoolArray } from "@z/ndarray";
 import {
   LoggingStore,
   MapStore,
@@ -31,6 +31,7 @@ import {
   type SetOptions,
 } from "@z/store-core";
 import { describe, expect, it } from "vitest";
+import { dataTypeOfContainer, optionsLike } from "../src/options-like.js";
 
 const values = (chunk: { data: ArrayLike<unknown> }) => Array.from(chunk.data);
 const chunkKeys = (map: Map<string, Uint8Array>) =>

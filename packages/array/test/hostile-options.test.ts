@@ -14,8 +14,8 @@ import {
   MetadataError,
   MetadataLimitError,
   metadataLimits,
+  USER_JSON_DEPTH_MARGIN,
 } from "@z/metadata";
-import { USER_JSON_DEPTH_MARGIN } from "@z/metadata/internal";
 import { isZarrError } from "@z/store-core";
 import { describe, expect, it } from "vitest";
 

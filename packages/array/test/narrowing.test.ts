@@ -1,4 +1,4 @@
-import type { BoolArray, Container } from "@z/metadata";
+import type { BoolArray, Container } from "@z/ndarray";
 import { isZarrError, ReadOnlyError } from "@z/store-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {

@@ -1,6 +1,7 @@
 import { createArray, ValueShapeError, ZarrArray } from "@z/array";
 import { type BlockItem, type OrthogonalItem, type Slice, slice } from "@z/indexing";
-import { BoolArray, type Chunk, Complex64Array, type Container, ValueTypeError } from "@z/metadata";
+import { Complex64Array, ValueTypeError } from "@z/metadata";
+import { BoolArray, type Chunk, type Container } from "@z/ndarray";
 import type { Readable } from "@z/store-core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

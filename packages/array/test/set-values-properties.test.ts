@@ -8,14 +8,12 @@ import {
   float16,
   float32,
   float64,
-  halfToNumber,
   int8,
   int16,
   int32,
   int64,
   NAT,
   nullTerminatedBytes,
-  numberToHalf,
   timedelta64,
   uint8,
   uint16,
@@ -23,6 +21,7 @@ import {
   uint64,
   ValueTypeError,
 } from "@z/metadata";
+import { halfToNumber, numberToHalf } from "@z/ndarray";
 import { isZarrError } from "@z/store-core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

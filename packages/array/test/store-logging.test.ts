@@ -1,9 +1,9 @@
 import { createArray, openArray, withStoreLogging } from "@z/array";
-import { storeKind } from "@z/array/internal";
 import { type LogSink, resetLogLevels, setLogger, setLogLevel } from "@z/log";
 import { MapStore } from "@z/store-core";
 import { MemoryStore } from "@z/store-memory";
 import { afterEach, describe, expect, it } from "vitest";
+import { storeKind } from "../src/store-kind.js";
 
 function collector(): LogSink & { messages: string[]; fields: Record<string, unknown>[] } {
   const sink = {

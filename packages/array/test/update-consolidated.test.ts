@@ -7,15 +7,15 @@ import {
   ZarrArray,
   type ZarrGroup,
 } from "@z/array";
+import { MemoryStore } from "@z/store-memory";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   consolidatedUpdate,
   readConsolidatedHolder,
   updateConsolidated,
   withHierarchyChange,
-} from "@z/array/internal";
-import { MemoryStore } from "@z/store-memory";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../src/update-consolidated.js";
 
 /** What consolidated metadata says about every node: kind, attributes, shape. */
 function listing(consolidated: ConsolidatedMetadata | undefined): Record<string, unknown> {

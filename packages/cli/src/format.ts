@@ -1,5 +1,5 @@
 import type { ZarrArray, ZarrGroup } from "@z/zarr";
-import { arraySummary } from "@z/zarr/internal";
+import { arraySummary } from "@z/zarr";
 
 /** The one-line summary of a node used by `tree`. */
 export function nodeSummary(node: ZarrArray | ZarrGroup): string {

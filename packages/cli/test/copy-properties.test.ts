@@ -1,5 +1,11 @@
-import { createArray, LoggingStore, MemoryStore, openArray, slice } from "@z/zarr";
-import { copyArrayElements } from "@z/zarr/internal";
+import {
+  copyArrayElements,
+  createArray,
+  LoggingStore,
+  MemoryStore,
+  openArray,
+  slice,
+} from "@z/zarr";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { planArray } from "../src/copy/plan.js";

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { havePython, repositoryRoot, runCli, runPython, scratchFolders } from "@z/test-utils";
 import {
+  copyArrayElements,
   crc32c,
   createArray,
   FsStore,
@@ -11,7 +12,6 @@ import {
   openArray,
   type ZarrArray,
 } from "@z/zarr";
-import { copyArrayElements } from "@z/zarr/internal";
 import { describe, expect, it } from "vitest";
 import * as zarrita from "zarrita";
 import { zarritaFolder } from "./support/zarrita-folder.js";

@@ -1,5 +1,5 @@
-import type { Chunk } from "@z/metadata";
-import { cOrderStrides, copyStrided, product } from "@z/metadata/internal";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides, copyStrided, product } from "@z/ndarray";
 import type { ChunkSpec } from "./types.js";
 
 /**

@@ -3,7 +3,7 @@
  * `bytes` codec): the chunk is its only sub-chunk, read and decoded whole, and rewritten whole.
  * The sharding codec relies on it for inner chunks whose codecs offer no partial I/O.
  */
-import type { Chunk } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import type { ByteRangeSource } from "./byte-source.js";
 import { writableChunk } from "./chunk-copy.js";
 import { CodecError } from "./errors.js";

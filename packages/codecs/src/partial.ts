@@ -4,7 +4,7 @@
  * them while the others keep their stored bytes. Sub-chunks form a regular grid over the chunk
  * (`subchunkShape`); the array layer projects selections onto that grid.
  */
-import type { Chunk } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import type { ByteRangeSource } from "./byte-source.js";
 import type { CodecPipeline } from "./pipeline.js";
 

@@ -1,7 +1,7 @@
 import { locateError } from "@z/errors";
 import { getLogger } from "@z/log";
-import { type Chunk, MetadataError, type NamedConfig } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import { MetadataError, type NamedConfig } from "@z/metadata";
+import { type Chunk, product } from "@z/ndarray";
 import type { ByteRangeSource } from "./byte-source.js";
 import { DecodeError } from "./errors.js";
 import type {

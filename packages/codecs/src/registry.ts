@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
-import { isJsonObject } from "@z/metadata/internal";
+import { isJsonObject } from "@z/metadata";
 // The built-in registrations run with the registry: every app that builds a codec imports this
 // module, so bundlers cannot drop them (as they may drop a bare import from an unused index).
 import "./builtins.js";

@@ -1,4 +1,5 @@
-import type { Chunk, DataType, JsonObject, NamedConfig } from "@z/metadata";
+import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import type { PartialArrayToBytes } from "./partial.js";
 
 /** What a codec knows about the chunks it encodes: their shape, element type and fill value. */

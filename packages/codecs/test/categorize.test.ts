@@ -12,7 +12,7 @@ import {
   resolveCodec,
 } from "@z/codecs";
 import { fixedLengthUnicode, loadDataTypes, resolveDataTypeV2 } from "@z/metadata";
-import { cOrderStrides } from "@z/metadata/internal";
+import { cOrderStrides } from "@z/ndarray";
 import { fixturePath, type GoldenCase, goldenCases, haveFixtures } from "@z/test-utils";
 import { describe, expect, it } from "vitest";
 

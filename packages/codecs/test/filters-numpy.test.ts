@@ -12,7 +12,8 @@ import {
   resolveCodec,
 } from "@z/codecs";
 import { quantizeBits } from "@z/codecs/internal";
-import { type DataType, numberToHalf, resolveDataTypeV3 } from "@z/metadata";
+import { type DataType, resolveDataTypeV3 } from "@z/metadata";
+import { numberToHalf } from "@z/ndarray";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const PYTHON = "/usr/bin/python3";

@@ -6,7 +6,6 @@ import { type ChunkSpec, CodecPipeline, hasCodec, loadCodecs, loadCodecsFor } fr
 import { quantizeBits } from "@z/codecs/internal";
 import {
   type ArrayMetadata,
-  type Chunk,
   type DataType,
   type JsonValue,
   type NamedConfig,
@@ -15,7 +14,7 @@ import {
   type RegularChunkGrid,
   resolveDataTypeV3,
 } from "@z/metadata";
-import { product, toCOrder } from "@z/metadata/internal";
+import { type Chunk, product, toCOrder } from "@z/ndarray";
 import { expectedArrays, fixturePath, haveFixtures } from "@z/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 

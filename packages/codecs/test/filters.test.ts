@@ -13,8 +13,8 @@ import {
   ShuffleCodec,
 } from "@z/codecs";
 import { quantizeBits } from "@z/codecs/internal";
-import { type Chunk, type DataType, resolveDataTypeV3 } from "@z/metadata";
-import { cOrderStrides } from "@z/metadata/internal";
+import { type DataType, resolveDataTypeV3 } from "@z/metadata";
+import { type Chunk, cOrderStrides } from "@z/ndarray";
 import { beforeAll, describe, expect, it } from "vitest";
 
 const FILTERS = [

@@ -13,7 +13,8 @@ import {
   loadCodecs,
   resolveCodec,
 } from "@z/codecs";
-import { type Chunk, type DataType, resolveNumpyDataType } from "@z/metadata";
+import { type DataType, resolveNumpyDataType } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import { type GoldenCase, goldenCases, haveFixtures } from "@z/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

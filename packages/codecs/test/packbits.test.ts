@@ -4,8 +4,8 @@
 // property test compares the codec with a model that builds the bit stream as a string.
 import { type ChunkSpec, CodecConfigError, DecodeError, loadCodecs, resolveCodec } from "@z/codecs";
 import { chunkOf } from "@z/codecs/testing";
-import { type Chunk, type JsonObject, loadDataTypes, resolveDataTypeV3 } from "@z/metadata";
-import { packedComponentsOf } from "@z/metadata/internal";
+import { type JsonObject, loadDataTypes, packedComponentsOf, resolveDataTypeV3 } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 

@@ -13,14 +13,13 @@ import {
   UnknownCodecError,
 } from "@z/codecs";
 import {
-  type Chunk,
   type DataType,
   type JsonObject,
   type JsonValue,
   registerDataType,
   resolveDataTypeV3,
 } from "@z/metadata";
-import { cOrderStrides } from "@z/metadata/internal";
+import { type Chunk, cOrderStrides } from "@z/ndarray";
 import { havePython, runPython } from "@z/test-utils";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -17,7 +17,7 @@ import {
   seededRandom,
 } from "@z/codecs/testing";
 import { type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
-import { cOrderStrides, product } from "@z/metadata/internal";
+import { cOrderStrides, product } from "@z/ndarray";
 import fc from "fast-check";
 
 /** The fill value of every case: never one of the stored values (1..1000). */

@@ -8,8 +8,8 @@ import {
   type SubchunkWrite,
 } from "@z/codecs";
 import { cIndex, cOrder } from "@z/codecs/testing";
-import type { Chunk } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import type { Chunk } from "@z/ndarray";
+import { product } from "@z/ndarray";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import {

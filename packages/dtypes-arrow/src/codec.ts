@@ -5,8 +5,10 @@ import {
   type CodecContext,
   DecodeError,
 } from "@z/codecs";
-import type { Chunk, DataType, JsonObject, NamedConfig } from "@z/metadata";
-import { cOrderStrides, formatValue, product, toCOrder } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides, product, toCOrder } from "@z/ndarray";
 import { ArrowDataType } from "./dtype.js";
 import { coerceElement } from "./elements/coerce.js";
 import { ArrowSchemaMismatchError } from "./errors.js";

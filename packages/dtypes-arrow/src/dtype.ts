@@ -1,13 +1,14 @@
 import { CodecConfigError } from "@z/codecs";
+import { formatValue } from "@z/errors";
 import {
   type DataType,
   FillValueError,
+  isJsonObject,
   type JsonObject,
   type JsonValue,
   MetadataError,
   type ZarrFormat,
 } from "@z/metadata";
-import { formatValue, isJsonObject } from "@z/metadata/internal";
 import type { DataType as ArrowJsDataType, Field as ArrowJsField } from "apache-arrow";
 import { coerceElement, isArrowScalar } from "./elements/coerce.js";
 import { elementsEqual } from "./elements/equal.js";

@@ -1,7 +1,7 @@
 // The names alone, so that registering the loaders (register.ts) loads neither the codec nor
 // the data type.
 import type { JsonValue } from "@z/metadata";
-import { isJsonObject } from "@z/metadata/internal";
+import { isJsonObject } from "@z/metadata";
 
 /** The name of this package's Arrow IPC codec (an extension-scoped name: only `@z` reads it so far). */
 export const ARROW_IPC_CODEC = "z.arrow-ipc";

@@ -1,5 +1,6 @@
-import type { Chunk, DataType } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import type { DataType } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { product } from "@z/ndarray";
 import type { Vector } from "apache-arrow";
 import { ArrowDataType } from "./dtype.js";
 import { coerceElement } from "./elements/coerce.js";

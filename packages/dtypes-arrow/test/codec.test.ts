@@ -7,8 +7,8 @@ import {
   arrowVectorElements,
   readIpcStream,
 } from "@z/dtypes-arrow";
-import { type Chunk, type DataType, loadDataTypesFor, resolveDataTypeV3 } from "@z/metadata";
-import { cOrderStrides } from "@z/metadata/internal";
+import { type DataType, loadDataTypesFor, resolveDataTypeV3 } from "@z/metadata";
+import { type Chunk, cOrderStrides } from "@z/ndarray";
 import * as A from "apache-arrow";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CASES, elements, field } from "./cases.js";

@@ -12,8 +12,8 @@ import {
   loadCodecs,
 } from "@z/codecs";
 import { arrowDataType, readIpcStream, readIpcStreamAsync } from "@z/dtypes-arrow";
-import { type Chunk, type DataType, resolveDataTypeV3 } from "@z/metadata";
-import { cOrderStrides } from "@z/metadata/internal";
+import { type DataType, resolveDataTypeV3 } from "@z/metadata";
+import { type Chunk, cOrderStrides } from "@z/ndarray";
 import "@z/zarr"; // registers Zarr's string and bytes data types
 import * as A from "apache-arrow";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -11,8 +11,9 @@ import {
   arrowVectorFromElements,
   readIpcStream,
 } from "@z/dtypes-arrow";
-import type { Chunk, DataType } from "@z/metadata";
-import { cOrderStrides } from "@z/metadata/internal";
+import type { DataType } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides } from "@z/ndarray";
 import * as A from "apache-arrow";
 import { Type } from "apache-arrow/fb/Schema_generated";
 import fc from "fast-check";

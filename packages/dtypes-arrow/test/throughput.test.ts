@@ -1,6 +1,6 @@
 import { type ChunkSpec, CodecPipeline } from "@z/codecs";
 import { arrowDataType, readIpcStream } from "@z/dtypes-arrow";
-import { cOrderStrides } from "@z/metadata/internal";
+import { cOrderStrides } from "@z/ndarray";
 import * as A from "apache-arrow";
 import { it } from "vitest";
 

@@ -1,5 +1,5 @@
-import type { Chunk } from "@z/metadata";
-import { toCOrder } from "@z/metadata/internal";
+import type { Chunk } from "@z/ndarray";
+import { toCOrder } from "@z/ndarray";
 import type { Data, Vector } from "apache-arrow";
 import { describeValue } from "./describe.js";
 import { asBytes } from "./dtype/bytes.js";

@@ -1,6 +1,6 @@
 import { type CodecPipeline, DEFAULT_MAX_DECODED_BYTES } from "@z/codecs";
 import { locateError } from "@z/errors";
-import type { Chunk } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import { arrowVectorFromBuffers, toArrowVector, type VlenVector } from "./arrow.js";
 import { elementCount } from "./codecs/common.js";
 import { VlenBytesCodec } from "./codecs/vlen-bytes.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { type ArrayToBytesCodec, type ChunkSpec, resolveCodec } from "@z/codecs";
 import { JsonFloat, parsePythonJson, stringDataType } from "@z/dtypes-vlen";
 import { type DataType, resolveDataTypeV2 } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import { product } from "@z/ndarray";
 import { fixturePath } from "@z/test-utils";
 
 /** The values of `expected/numcodecs/<codec>/array.NN.json`, floats marked (1.0 stays a float). */

@@ -9,8 +9,9 @@ import {
   toArrowVector,
   VlenOffsetsCodec,
 } from "@z/dtypes-vlen";
-import type { Chunk, DataType, NamedConfig } from "@z/metadata";
-import { cOrderStrides, product } from "@z/metadata/internal";
+import type { DataType, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides, product } from "@z/ndarray";
 import {
   Binary,
   Dictionary,

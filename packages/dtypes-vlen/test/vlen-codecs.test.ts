@@ -7,7 +7,7 @@ import {
   VlenUtf8Codec,
 } from "@z/dtypes-vlen";
 import type { DataType, NamedConfig } from "@z/metadata";
-import { cOrderStrides } from "@z/metadata/internal";
+import { cOrderStrides } from "@z/ndarray";
 import { havePython, runPython } from "@z/test-utils";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";

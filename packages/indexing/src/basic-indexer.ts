@@ -1,5 +1,6 @@
-import type { Chunk, Container, DataType } from "@z/metadata";
-import { cOrderStrides, copyStrided } from "@z/metadata/internal";
+import type { DataType } from "@z/metadata";
+import type { Chunk, Container } from "@z/ndarray";
+import { cOrderStrides, copyStrided } from "@z/ndarray";
 import type { ChunkLayout } from "./chunk-layout.js";
 import { projectionShape } from "./copy.js";
 import { chunkView, copyChunkToOutput, fillRegion, outputView } from "./copy-chunk.js";

@@ -1,4 +1,5 @@
-import type { Chunk, ChunkAxis, Container, DataType } from "@z/metadata";
+import type { ChunkAxis, DataType } from "@z/metadata";
+import type { Chunk, Container } from "@z/ndarray";
 import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import { SelectionError } from "./errors.js";
 import { type IndexArray, type Mask, maskCoordinates, resolveIndexArray } from "./index-arrays.js";

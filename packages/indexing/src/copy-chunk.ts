@@ -1,8 +1,9 @@
 // Shared inside the @z packages, not public: the chunk-to-output copies, kept out of copy.ts, which the index
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
-import type { Chunk, Container, DataType } from "@z/metadata";
-import type { StridedView } from "@z/metadata/internal";
-import { copyStrided } from "@z/metadata/internal";
+
+import type { DataType } from "@z/metadata";
+import type { Chunk, Container, StridedView } from "@z/ndarray";
+import { copyStrided } from "@z/ndarray";
 import { projectionShape } from "./copy.js";
 import type { ChunkProjection } from "./projection.js";
 import type { AxisSelection } from "./selection.js";

@@ -1,4 +1,4 @@
-import { type Container, isTypedArray } from "@z/metadata";
+import { type Container, isTypedArray } from "@z/ndarray";
 
 /**
  * Copies an n-d block whose positions along each axis are given as element offsets (already

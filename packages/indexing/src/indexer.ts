@@ -1,4 +1,5 @@
-import type { Chunk, Container, DataType } from "@z/metadata";
+import type { DataType } from "@z/metadata";
+import type { Chunk, Container } from "@z/ndarray";
 import type { ChunkLayout } from "./chunk-layout.js";
 
 /** A value to write into a selection: a scalar for every element, or a chunk of the selection's shape. */

@@ -1,5 +1,6 @@
-import type { Chunk, ChunkAxis, Container, DataType } from "@z/metadata";
-import { cOrderStrides } from "@z/metadata/internal";
+import type { ChunkAxis, DataType } from "@z/metadata";
+import type { Chunk, Container } from "@z/ndarray";
+import { cOrderStrides } from "@z/ndarray";
 import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import { SelectionError } from "./errors.js";
 import { copyByOffsets, forEachOffset, scaled } from "./gather.js";

@@ -1,4 +1,4 @@
-import { formatValue } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
 import { SelectionError } from "./errors.js";
 import { normalizeIndex } from "./selection-index.js";
 import { isSlice, type Slice } from "./slice.js";

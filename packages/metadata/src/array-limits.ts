@@ -1,5 +1,5 @@
+import { product } from "@z/ndarray";
 import type { ChunkGrid } from "./chunk-grid.js";
-import { product } from "./dtype/memory-layout.js";
 import type { DataType } from "./dtype/types.js";
 import type { NamedConfig } from "./extension.js";
 import type { JsonValue } from "./json.js";

@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the v3 array metadata writer, kept out of
-// array-metadata-internal.ts (the parsers' helpers) so that reading metadata does not load it.
+// The v3 array metadata writer, kept out of array-metadata-internal.ts (the parsers' helpers) so
+// that reading metadata does not load it.
 import type { ArrayMetadata } from "./array-metadata.js";
 import { namedConfigToJson } from "./extension-json.js";
 import type { JsonObject } from "./json.js";

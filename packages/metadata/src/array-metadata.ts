@@ -1,3 +1,4 @@
+import { formatValue } from "@z/errors";
 import { checkArrayLimits } from "./array-limits.js";
 import { collectExtraFields, withWhere } from "./array-metadata-internal.js";
 import { type ChunkGrid, resolveChunkGrid } from "./chunk-grid.js";
@@ -6,7 +7,6 @@ import { resolveDataTypeV3 } from "./dtype/registry.js";
 import type { DataType, Endian } from "./dtype/types.js";
 import { MetadataError, UnsupportedExtensionError } from "./errors.js";
 import { type NamedConfig, parseNamedConfig } from "./extension.js";
-import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import {
   requireField,

@@ -1,8 +1,9 @@
-// Shared inside the @z packages, not public: the chunk shape checks, kept out of chunk-grid.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The chunk shape checks, in a file of its own so that a module needing only these does not
+// load chunk-grid.ts with them (first-load size: packages/zarr/test/bundlers/sizes.test.ts).
+
+import { formatValue } from "@z/errors";
 import type { ChunkGrid } from "./chunk-grid.js";
 import { ChunkGridError, MetadataError } from "./errors.js";
-import { formatValue } from "./format-value.js";
 
 /**
  * The one shape of every chunk of a grid, for what needs chunks of one shape (Zarr v2

@@ -1,6 +1,6 @@
+import { formatValue } from "@z/errors";
 import { MetadataError, UnsupportedExtensionError } from "./errors.js";
 import type { NamedConfig } from "./extension.js";
-import { formatValue } from "./format-value.js";
 import type { JsonObject } from "./json.js";
 
 /** Maps chunk grid coordinates to store keys (relative to the array's path) and back. */

@@ -1,7 +1,6 @@
-import { nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
+import { formatValue, nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
 import type { DataTypeNotLoadedError, InvalidDataTypeError } from "./dtype/dtype-errors.js";
 import type { ValueTypeError } from "./dtype/value-errors.js";
-import { formatValue } from "./format-value.js";
 
 declare module "@z/errors" {
   interface ZarrErrorMap {

@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the named-config writer, kept out of extension.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The named-config writer, in a file of its own so that a module needing only these does not
+// load extension.ts with them (first-load size: packages/zarr/test/bundlers/sizes.test.ts).
 import type { NamedConfig } from "./extension.js";
 import type { JsonObject } from "./json.js";
 

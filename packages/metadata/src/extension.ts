@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { MetadataError } from "./errors.js";
-import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import { isJsonObject } from "./json-object.js";
 

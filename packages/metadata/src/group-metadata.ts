@@ -1,6 +1,6 @@
+import { formatValue } from "@z/errors";
 import { collectExtraFields } from "./array-metadata-internal.js";
 import { MetadataError } from "./errors.js";
-import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import { requireField, requireObject, validateAttributes } from "./validate-internal.js";
 

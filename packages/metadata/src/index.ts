@@ -1,9 +1,13 @@
 /**
- * Zarr v2 and v3 metadata: data types and their in-memory containers, fill values, chunk
- * grids, chunk key encodings, array and group documents, and the v2 to v3 translation.
+ * Zarr v2 and v3 metadata: data types (which choose their in-memory containers from
+ * `@z/ndarray`), fill values, chunk grids, chunk key encodings, array and group documents
+ * (parsed, checked against limits and written back as BigInt-safe JSON), and the v2 to v3
+ * translation.
  * @packageDocumentation
  */
 export { type ArrayMetadata, parseArrayMetadataV3, type V2ArrayDetails } from "./array-metadata.js";
+export { arrayMetadataToV3Json } from "./array-metadata-json.js";
+export { arrayMetadataToV2Json } from "./array-metadata-v2-json.js";
 export { type ChunkAxis, ExplicitChunkAxis, RegularChunkAxis } from "./chunk-axis.js";
 export {
   type ChunkGrid,
@@ -12,6 +16,7 @@ export {
   registerChunkGrid,
   resolveChunkGrid,
 } from "./chunk-grid.js";
+export { uniformChunkShape, validateChunkShape } from "./chunk-grid-shape.js";
 export {
   type ChunkKeyEncoding,
   type ChunkKeyEncodingFactory,
@@ -20,7 +25,7 @@ export {
   resolveChunkKeyEncoding,
   V2ChunkKeyEncoding,
 } from "./chunk-key.js";
-export { BoolArray } from "./dtype/bool-array.js";
+export { base64ToBytes, bytesToBase64 } from "./dtype/base64.js";
 export {
   type Complex,
   Complex64Array,
@@ -35,7 +40,6 @@ export {
   complex_float64,
   complexExtensionDataTypes,
 } from "./dtype/complex-extended.js";
-export { type Chunk, type Container, isTypedArray, type TypedArray } from "./dtype/containers.js";
 export {
   DATETIME_UNITS,
   DateTimeType,
@@ -51,7 +55,6 @@ export {
 } from "./dtype/dtype-errors.js";
 export { NullTerminatedBytesType, nullTerminatedBytes } from "./dtype/fixed-bytes.js";
 export { FixedUnicodeType, fixedLengthUnicode } from "./dtype/fixed-unicode.js";
-export { halfToNumber, NativeFloat16Array, numberToHalf } from "./dtype/float16.js";
 export {
   dataTypesLoaded,
   loadBuiltinDataTypes,
@@ -95,6 +98,13 @@ export {
   uint32,
   uint64,
 } from "./dtype/numeric.js";
+export {
+  floatFillToJson,
+  floatToJson,
+  integerToJson,
+  parseFloatFill,
+} from "./dtype/numeric-json.js";
+export { type PackedComponents, packedComponentsOf } from "./dtype/packed-bits.js";
 export { type RawBytesSpelling, RawBytesType } from "./dtype/raw.js";
 export {
   loadDataTypesFor,
@@ -127,18 +137,26 @@ export {
   UnsupportedExtensionError,
 } from "./errors.js";
 export { type NamedConfig, parseNamedConfig } from "./extension.js";
+export { namedConfigToJson } from "./extension-json.js";
 export {
   type GroupMetadata,
   parseGroupMetadataV2,
   parseGroupMetadataV3,
 } from "./group-metadata.js";
+export { groupMetadataToV3Json } from "./group-metadata-json.js";
 export { type JsonObject, type JsonValue, parseJson } from "./json.js";
+export { checkAttributes, checkJsonValue, USER_JSON_DEPTH_MARGIN } from "./json-check.js";
+export { isJsonObject } from "./json-object.js";
+export { encodeJson, stringifyJson } from "./json-write.js";
+export { checkLimit } from "./limit-check.js";
 export {
   DEFAULT_METADATA_LIMITS,
   type MetadataLimits,
   metadataLimits,
   setMetadataLimits,
 } from "./limits.js";
+export { METADATA_KEYS } from "./metadata-keys.js";
+export { validateNodeName } from "./node-name.js";
 export {
   type RectilinearAxisSpec,
   RectilinearChunkGrid,

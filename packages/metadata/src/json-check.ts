@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { MetadataError, MetadataLimitError } from "./errors.js";
-import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import { metadataLimits } from "./limits.js";
 

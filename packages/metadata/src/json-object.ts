@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the plain-object check every metadata parser uses,
-// kept out of json-write.ts so that reading metadata does not load the JSON writer.
+// The plain-object check every metadata parser uses, kept out of json-write.ts so that reading
+// metadata does not load the JSON writer.
 import type { JsonObject } from "./json.js";
 
 /** Whether a JSON value is a plain object (not null, not an array). */

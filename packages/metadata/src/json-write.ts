@@ -1,7 +1,8 @@
-// Shared inside the @z packages, not public: the JSON writer, kept out of json.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The JSON writer, in a file of its own so that a module needing only these does not
+// load json.ts with them (first-load size: packages/zarr/test/bundlers/sizes.test.ts).
+
+import { formatValue } from "@z/errors";
 import { MetadataError, MetadataLimitError } from "./errors.js";
-import { formatValue } from "./format-value.js";
 import { metadataLimits } from "./limits.js";
 
 /**

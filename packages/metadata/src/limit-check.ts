@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the limit check, kept out of limits.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The limit check, in a file of its own so that a module needing only these does not
+// load limits.ts with them (first-load size: packages/zarr/test/bundlers/sizes.test.ts).
 import { MetadataLimitError } from "./errors.js";
 import type { MetadataLimits } from "./limits.js";
 import { metadataLimits } from "./limits.js";

@@ -1,9 +1,9 @@
+import { formatValue } from "@z/errors";
 import { type ChunkAxis, ExplicitChunkAxis, RegularChunkAxis } from "./chunk-axis.js";
 import { chunkShapeAt } from "./chunk-axis-shape.js";
 import type { ChunkGrid } from "./chunk-grid.js";
 import { ChunkGridError, MetadataError } from "./errors.js";
 import type { NamedConfig } from "./extension.js";
-import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
 
 /**

@@ -1,11 +1,11 @@
-// Shared inside the @z packages, not public: the v2 writer and numcodecs mapping, kept out of v2.ts, which the index
+// Shared inside the @z packages, not public: the numcodecs mapping, kept out of v2.ts, which the index
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
-import type { ArrayMetadata, V2ArrayDetails } from "./array-metadata.js";
-import { uniformChunkShape } from "./chunk-grid-shape.js";
+
+import { formatValue } from "@z/errors";
+import type { V2ArrayDetails } from "./array-metadata.js";
 import type { DataType } from "./dtype/types.js";
 import { MetadataError } from "./errors.js";
 import type { NamedConfig } from "./extension.js";
-import { formatValue } from "./format-value.js";
 import type { JsonObject } from "./json.js";
 import type { V2Layout } from "./v2.js";
 
@@ -84,25 +84,6 @@ export const BYTES_LEVEL_NUMCODECS: ReadonlySet<string> = new Set([
   "jenkins_lookup3",
   "base64",
 ]);
-
-/** The v2 `.zarray` document of array metadata (attributes go to `.zattrs` separately). */
-export function arrayMetadataToV2Json(meta: ArrayMetadata): JsonObject {
-  const v2 = meta.v2;
-  if (!v2)
-    throw new MetadataError("These array metadata are v3; convert them with convertToV2() first");
-  const doc: JsonObject = {
-    chunks: [...uniformChunkShape(meta.chunkGrid, "Zarr v2 metadata")],
-    compressor: v2.compressor,
-    dtype: v2.dtype,
-    fill_value: meta.fillValueJson,
-    filters: v2.filters,
-    order: v2.order,
-    shape: [...meta.shape],
-    zarr_format: 2,
-  };
-  if (v2.dimensionSeparator !== undefined) doc.dimension_separator = v2.dimensionSeparator;
-  return doc;
-}
 
 const V3_TO_NUMCODECS: Record<string, (config: JsonObject) => JsonObject> = {
   "vlen-utf8": () => ({ id: "vlen-utf8" }),

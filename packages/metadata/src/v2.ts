@@ -1,3 +1,4 @@
+import { formatValue } from "@z/errors";
 import { checkArrayLimits } from "./array-limits.js";
 import type { ArrayMetadata, V2ArrayDetails } from "./array-metadata.js";
 import { withWhere } from "./array-metadata-internal.js";
@@ -7,7 +8,6 @@ import { V2ChunkKeyEncoding } from "./chunk-key.js";
 import { resolveDataTypeV2 } from "./dtype/registry.js";
 import type { Endian } from "./dtype/types.js";
 import { MetadataError } from "./errors.js";
-import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import { isJsonObject } from "./json-object.js";
 import { v2Codecs } from "./v2-internal.js";

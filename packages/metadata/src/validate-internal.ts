@@ -1,7 +1,8 @@
 // Shared inside the @z packages, not public: the field and shape checks, kept out of validate.ts, which the index
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+
+import { formatValue } from "@z/errors";
 import { MetadataError } from "./errors.js";
-import { formatValue } from "./format-value.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import { isJsonObject } from "./json-object.js";
 import { checkLimit } from "./limit-check.js";

@@ -1,4 +1,4 @@
-import { formatValue } from "./format-value.js";
+import { formatValue } from "@z/errors";
 import type { JsonValue } from "./json.js";
 
 /** A short description of a JSON value for error messages. */

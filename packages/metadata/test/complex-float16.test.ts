@@ -1,7 +1,9 @@
 // complex_float16 stores each part as an IEEE half (1 sign, 5 exponent, 10 mantissa bits), not
 // as bfloat16, the other 2-byte format the minifloat codec serves. The reference model is
 // halfToNumber, the float16 element decoder, checked on its own against NumPy elsewhere.
-import { halfToNumber, loadDataTypes, resolveDataTypeV3 } from "@z/metadata";
+
+import { loadDataTypes, resolveDataTypeV3 } from "@z/metadata";
+import { halfToNumber } from "@z/ndarray";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 

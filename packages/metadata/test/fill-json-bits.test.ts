@@ -1,8 +1,7 @@
 // A float fill value written to v3 metadata reads back with the same bits: -0.0 keeps its sign
 // and a NaN keeps its payload (written as a hex bit pattern). The one exception is the quiet
 // bit of a float32 signaling NaN, which no JavaScript number can hold unquieted.
-import { loadDataTypes, parseJson, resolveDataTypeV3 } from "@z/metadata";
-import { stringifyJson } from "@z/metadata/internal";
+import { loadDataTypes, parseJson, resolveDataTypeV3, stringifyJson } from "@z/metadata";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 

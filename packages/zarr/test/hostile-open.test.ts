@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fixturePath, haveFixtures, jsonMutation } from "@z/test-utils";
-import { isZarrError, open, parseJson, ZarrArray } from "@z/zarr";
-import { encodeJson } from "@z/zarr/internal";
+import { encodeJson, isZarrError, open, parseJson, ZarrArray } from "@z/zarr";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

@@ -1,5 +1,4 @@
-import { isListable, open, prefixOf, ZarrArray, ZarrGroup } from "@z/zarr";
-import { formatRows, infoRows } from "@z/zarr/internal";
+import { formatRows, infoRows, isListable, open, prefixOf, ZarrArray, ZarrGroup } from "@z/zarr";
 import { openLocation } from "../location.js";
 import { arrayJson, groupJson } from "../node-json.js";
 import type { Output } from "../output.js";

@@ -1,5 +1,11 @@
-import { open, treeLines, ZarrArray, type ZarrGroup } from "@z/zarr";
-import { DEFAULT_CONCURRENCY, forEachConcurrent } from "@z/zarr/internal";
+import {
+  DEFAULT_CONCURRENCY,
+  forEachConcurrent,
+  open,
+  treeLines,
+  ZarrArray,
+  type ZarrGroup,
+} from "@z/zarr";
 import { nodeSummary } from "../format.js";
 import { openLocation } from "../location.js";
 import { type ArrayJson, type GroupJson, nodeJson } from "../node-json.js";

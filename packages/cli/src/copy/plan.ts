@@ -1,5 +1,10 @@
-import { type ArrayOptions, CodecConfigError, copyArrayOptions, type ZarrArray } from "@z/zarr";
-import { checkCopyMetadata } from "@z/zarr/internal";
+import {
+  type ArrayOptions,
+  CodecConfigError,
+  checkCopyMetadata,
+  copyArrayOptions,
+  type ZarrArray,
+} from "@z/zarr";
 import { type CompressorChoice, compressorEntries } from "../commands/copy-codecs.js";
 import { CopyOptionError } from "./copy-option-error.js";
 

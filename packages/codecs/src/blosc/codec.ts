@@ -1,6 +1,6 @@
 import { lazily } from "@z/compression/internal";
+import { formatValue } from "@z/errors";
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import { CodecConfigError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec, CodecContext } from "../types.js";
 import { BLOSC_CNAMES, type BloscCname } from "./header.js";

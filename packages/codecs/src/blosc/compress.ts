@@ -3,7 +3,7 @@ import { zlibCompressSync } from "@z/compression/deflate-sync";
 import { lz4CompressBlock, lz4hcCompressBlock } from "@z/compression/lz4";
 import { snappyCompress, snappyMaxCompressedLength } from "@z/compression/snappy";
 import { zstdCompressWasm } from "@z/compression/zstd";
-import { formatValue } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
 import { CodecConfigError, CodecError } from "../errors.js";
 import { bitshuffleBlock } from "./bitshuffle.js";
 import { computeBlocksize, MIN_BUFFERSIZE, splitBlock } from "./blocksize.js";

@@ -1,5 +1,5 @@
 import type { NamedConfig } from "@z/metadata";
-import { base64ToBytes, bytesToBase64 } from "@z/metadata/internal";
+import { base64ToBytes, bytesToBase64 } from "@z/metadata";
 import { DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 

@@ -1,6 +1,6 @@
 import { adler32, crc32, crc32c, fletcher32 } from "@z/compression/checksums";
+import { formatValue } from "@z/errors";
 import type { JsonObject, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import { ChecksumError, CodecConfigError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 

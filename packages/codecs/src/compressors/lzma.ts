@@ -1,7 +1,7 @@
 import { DecompressionError } from "@z/compression/errors";
 import { type LzmaFormat, loadLzma, lzmaCompress, lzmaDecompress } from "@z/compression/lzma";
+import { formatValue } from "@z/errors";
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec } from "../types.js";
 import { messageOf } from "./options.js";

@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import type { JsonObject } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import { CodecConfigError } from "../errors.js";
 import type { BytesDecodeOptions } from "../types.js";
 

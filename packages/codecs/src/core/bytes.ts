@@ -1,5 +1,7 @@
-import type { Chunk, Endian, JsonObject, NamedConfig } from "@z/metadata";
-import { cOrderStrides, formatValue, product, toCOrder } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import type { Endian, JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides, product, toCOrder } from "@z/ndarray";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToBytesCodec, ChunkSpec } from "../types.js";
 

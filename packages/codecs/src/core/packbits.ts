@@ -1,12 +1,8 @@
-import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
-import {
-  cOrderStrides,
-  formatValue,
-  type PackedComponents,
-  packedComponentsOf,
-  product,
-  toCOrder,
-} from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import { type PackedComponents, packedComponentsOf } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides, product, toCOrder } from "@z/ndarray";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToBytesCodec, ChunkSpec } from "../types.js";
 

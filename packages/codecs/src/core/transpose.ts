@@ -1,5 +1,6 @@
-import type { Chunk, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import { CodecConfigError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 

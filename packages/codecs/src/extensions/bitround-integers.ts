@@ -1,5 +1,6 @@
-import type { Chunk, Container, DataType, JsonObject, NamedConfig } from "@z/metadata";
-import { cOrderStrides, product, toCOrder } from "@z/metadata/internal";
+import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk, Container } from "@z/ndarray";
+import { cOrderStrides, product, toCOrder } from "@z/ndarray";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import { parseInteger } from "../filters/config.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";

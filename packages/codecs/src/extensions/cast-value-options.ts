@@ -1,7 +1,14 @@
 // Shared inside the @z packages, not public: the options parser of cast_value, kept out of cast-value.ts, which the index
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
-import { type DataType, type JsonObject, type JsonValue, resolveDataTypeV3 } from "@z/metadata";
-import { formatValue, isJsonObject } from "@z/metadata/internal";
+
+import { formatValue } from "@z/errors";
+import {
+  type DataType,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  resolveDataTypeV3,
+} from "@z/metadata";
 import { CodecConfigError } from "../errors.js";
 import { ROUNDING_MODES, type RoundingMode } from "./cast.js";
 import type { CastValueOptions } from "./cast-value.js";

@@ -4,7 +4,9 @@
  * added later (bfloat16, the float8 family, int4) plug in: integer types by their bit width,
  * float types of up to 16 bits by decoding every bit pattern once into a sorted table.
  */
-import type { Container, DataType } from "@z/metadata";
+
+import type { DataType } from "@z/metadata";
+import type { Container } from "@z/ndarray";
 import { CodecConfigError } from "../errors.js";
 
 /** One element: a number, or a bigint for 64-bit integer types. */

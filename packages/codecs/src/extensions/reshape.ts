@@ -1,5 +1,7 @@
-import type { Chunk, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
-import { cOrderStrides, formatValue, product, toCOrder } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides, product, toCOrder } from "@z/ndarray";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 

@@ -1,6 +1,7 @@
-import { nameErrorClass } from "@z/errors";
-import type { Chunk, Container, DataType, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
-import { cOrderStrides, formatValue, product, toCOrder } from "@z/metadata/internal";
+import { formatValue, nameErrorClass } from "@z/errors";
+import type { DataType, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
+import type { Chunk, Container } from "@z/ndarray";
+import { cOrderStrides, product, toCOrder } from "@z/ndarray";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { CastFailure, elementCast } from "./cast.js";

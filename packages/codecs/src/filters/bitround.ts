@@ -1,12 +1,5 @@
-import {
-  type Chunk,
-  type DataType,
-  halfToNumber,
-  type JsonObject,
-  type NamedConfig,
-  numberToHalf,
-} from "@z/metadata";
-import { LITTLE_ENDIAN_HOST, product } from "@z/metadata/internal";
+import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
+import { type Chunk, halfToNumber, LITTLE_ENDIAN_HOST, numberToHalf, product } from "@z/ndarray";
 import { CodecConfigError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { chunkNumericType, parseInteger } from "./config.js";

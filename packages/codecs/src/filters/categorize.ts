@@ -1,5 +1,7 @@
-import type { Chunk, DataType, JsonObject, NamedConfig } from "@z/metadata";
-import { formatValue, product, toCOrder } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { product, toCOrder } from "@z/ndarray";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { parseDtype } from "./config.js";

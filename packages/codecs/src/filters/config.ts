@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { type DataType, type JsonObject, type JsonValue, resolveNumpyDataType } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 
 import { CodecConfigError } from "../errors.js";
 import { type NumericType, numericType } from "./numpy-types.js";

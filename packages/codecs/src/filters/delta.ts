@@ -1,5 +1,6 @@
-import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { product } from "@z/ndarray";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { parseDtype, parseOptionalDtype, requireChunkType } from "./config.js";
 import {

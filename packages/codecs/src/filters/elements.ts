@@ -1,5 +1,6 @@
-import type { Chunk, Container, DataType } from "@z/metadata";
-import { cOrderStrides, product, toCOrder } from "@z/metadata/internal";
+import type { DataType } from "@z/metadata";
+import type { Chunk, Container } from "@z/ndarray";
+import { cOrderStrides, product, toCOrder } from "@z/ndarray";
 import { DecodeError } from "../errors.js";
 import type { ChunkSpec } from "../types.js";
 import { converter, isBigIntType, type NumericType, type Scalar } from "./numpy-types.js";

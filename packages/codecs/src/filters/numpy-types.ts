@@ -6,7 +6,7 @@
  *
  * Scalars are numbers, or bigints for 64-bit integer types; bool is 0 or 1.
  */
-import { halfToNumber, numberToHalf } from "@z/metadata";
+import { halfToNumber, numberToHalf } from "@z/ndarray";
 import type { NumericKind, NumericType } from "./types.js";
 
 export type { NumericKind, NumericType };

@@ -1,11 +1,10 @@
 import {
-  type Chunk,
   type DataType,
   type JsonObject,
   type NamedConfig,
   resolveNumpyDataType,
 } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import { type Chunk, product } from "@z/ndarray";
 import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { chunkNumericType } from "./config.js";

@@ -1,5 +1,7 @@
-import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
-import { formatValue, product } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { product } from "@z/ndarray";
 import { CodecConfigError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { parseDtype, parseInteger, parseOptionalDtype, requireChunkType } from "./config.js";

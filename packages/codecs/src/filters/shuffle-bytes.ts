@@ -1,6 +1,6 @@
 // Shared inside the @z packages, not public: the byte shuffle itself, kept out of shuffle.ts, which the index
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
-import { LITTLE_ENDIAN_HOST } from "@z/metadata/internal";
+import { LITTLE_ENDIAN_HOST } from "@z/ndarray";
 
 /** numcodecs' shuffle: byte k of element i goes to `k * count + i`. */
 export function shuffleBytes(bytes: Uint8Array, size: number): Uint8Array {

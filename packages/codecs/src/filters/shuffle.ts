@@ -1,5 +1,5 @@
 import type { JsonObject, NamedConfig } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import { product } from "@z/ndarray";
 import { CodecConfigError, CodecError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions, BytesToBytesCodec, ChunkSpec } from "../types.js";
 import { parseInteger } from "./config.js";

@@ -1,12 +1,12 @@
 import { locateError } from "@z/errors";
-import { type Chunk, type JsonObject, type NamedConfig, uint64 } from "@z/metadata";
 import {
   checkLimit,
-  cOrderStrides,
-  copyStrided,
+  type JsonObject,
+  type NamedConfig,
   namedConfigToJson,
-  product,
-} from "@z/metadata/internal";
+  uint64,
+} from "@z/metadata";
+import { type Chunk, cOrderStrides, copyStrided, product } from "@z/ndarray";
 import { type ByteRangeSource, memorySource } from "../byte-source.js";
 import { subchunkOffset } from "../chunk-copy.js";
 import { CodecConfigError, DecodeError } from "../errors.js";

@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { type JsonObject, MetadataError, type NamedConfig, parseNamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import { CodecConfigError } from "../errors.js";
 
 /** Where a shard's index sits. */

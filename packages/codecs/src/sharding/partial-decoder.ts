@@ -1,4 +1,4 @@
-import type { Chunk } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import {
   type ByteRangeSource,
   memorySource,

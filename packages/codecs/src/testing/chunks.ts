@@ -1,5 +1,6 @@
-import type { Chunk, JsonValue } from "@z/metadata";
-import { cOrderStrides, product } from "@z/metadata/internal";
+import type { JsonValue } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides, product } from "@z/ndarray";
 import type { ChunkSpec } from "../types.js";
 
 /** A C-order chunk of `spec` holding `values` (one per element, in C order). */

@@ -1,5 +1,6 @@
 import { isZarrError } from "@z/errors";
-import type { Chunk, JsonObject, JsonValue, NamedConfig } from "@z/metadata";
+import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { CodecPipeline } from "../pipeline.js";

@@ -1,4 +1,5 @@
-import type { Chunk, NamedConfig } from "@z/metadata";
+import type { NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import type { ChunkSpec } from "../types.js";
 import { storeDefaultDecodePool } from "./decode-pool-default.js";
 

@@ -1,5 +1,5 @@
 import type { NamedConfig } from "@z/metadata";
-import { stringifyJson } from "@z/metadata/internal";
+import { stringifyJson } from "@z/metadata";
 import { CodecPipeline } from "../pipeline.js";
 import { type ChunkSpecMessage, specFromMessage } from "./spec-message.js";
 

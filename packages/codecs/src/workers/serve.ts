@@ -1,4 +1,5 @@
-import { isTypedArray, type JsonValue, loadDataTypesFor } from "@z/metadata";
+import { type JsonValue, loadDataTypesFor } from "@z/metadata";
+import { isTypedArray } from "@z/ndarray";
 import { afterLoading } from "../after-loading.js";
 import { loadCodecsFor } from "../registry.js";
 import { cachedPipeline } from "./pipeline-cache.js";

@@ -1,4 +1,5 @@
-import { isTypedArray, type JsonValue, resolveDataTypeV3 } from "@z/metadata";
+import { type JsonValue, resolveDataTypeV3 } from "@z/metadata";
+import { isTypedArray } from "@z/ndarray";
 import type { ChunkSpec } from "../types.js";
 
 /**

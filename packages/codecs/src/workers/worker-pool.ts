@@ -1,6 +1,7 @@
 import { nameErrorClass } from "@z/errors";
-import type { Chunk, NamedConfig, TypedArray } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import type { NamedConfig } from "@z/metadata";
+import type { Chunk, TypedArray } from "@z/ndarray";
+import { product } from "@z/ndarray";
 import { CodecError } from "../errors.js";
 import { CodecPipeline } from "../pipeline.js";
 import type { ChunkSpec } from "../types.js";

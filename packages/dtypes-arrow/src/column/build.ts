@@ -1,4 +1,4 @@
-import { numberToHalf } from "@z/metadata";
+import { numberToHalf } from "@z/ndarray";
 import { parseDecimal, writeDecimalBytes } from "../elements/decimal.js";
 import { elementKey } from "../elements/equal.js";
 import { zeroElement } from "../elements/zero.js";

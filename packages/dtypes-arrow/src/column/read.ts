@@ -1,5 +1,5 @@
 import { DecodeError } from "@z/codecs";
-import { halfToNumber } from "@z/metadata";
+import { halfToNumber } from "@z/ndarray";
 import { formatDecimal, readDecimalBytes } from "../elements/decimal.js";
 import { type ArrowField, describeArrowType, fixedWidthOf } from "../field/model.js";
 import { intArrayClass } from "./build.js";

@@ -1,4 +1,4 @@
-import { halfToNumber, isTypedArray, numberToHalf } from "@z/metadata";
+import { halfToNumber, isTypedArray, numberToHalf } from "@z/ndarray";
 import { ArrowValueError } from "../errors.js";
 import { type ArrowField, type ArrowTimeUnit, describeArrowType } from "../field/model.js";
 import { formatDecimal, parseDecimal } from "./decimal.js";

@@ -1,12 +1,12 @@
+import { formatValue } from "@z/errors";
 import type { JsonValue } from "@z/metadata";
 import {
   base64ToBytes,
   bytesToBase64,
   floatToJson,
-  formatValue,
   integerToJson,
   isJsonObject,
-} from "@z/metadata/internal";
+} from "@z/metadata";
 import { ArrowValueError } from "../errors.js";
 import type { ArrowField } from "../field/model.js";
 import { coerceElement } from "./coerce.js";

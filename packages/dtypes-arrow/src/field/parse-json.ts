@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "@z/metadata";
-import { isJsonObject } from "@z/metadata/internal";
+import { isJsonObject } from "@z/metadata";
 import { ArrowFieldError } from "../errors.js";
 import type {
   ArrowDictionaryEncoding,

@@ -1,6 +1,7 @@
 import { type ChunkSpec, CodecConfigError } from "@z/codecs";
-import type { Chunk, DataType, JsonObject } from "@z/metadata";
-import { cOrderStrides, product, toCOrder } from "@z/metadata/internal";
+import type { DataType, JsonObject } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides, product, toCOrder } from "@z/ndarray";
 import { isObjectDataType } from "../dtype/object.js";
 
 /** Which data types a variable-length codec serialises. */

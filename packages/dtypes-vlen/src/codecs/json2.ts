@@ -5,8 +5,10 @@ import {
   type CodecContext,
   DecodeError,
 } from "@z/codecs";
-import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
-import { cOrderStrides, formatValue } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides } from "@z/ndarray";
 import { type PythonJsonStyle, parsePythonJson, pythonJsonDumps } from "../json/python-json.js";
 import { checkConfigKeys, checkDataType, cOrderElements } from "./common.js";
 import { nestElements, readNestedItems } from "./nested-items.js";

@@ -6,8 +6,9 @@ import {
   type CodecContext,
   DecodeError,
 } from "@z/codecs";
-import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
-import { cOrderStrides } from "@z/metadata/internal";
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import { cOrderStrides } from "@z/ndarray";
 import { JsonFloat } from "../dtype/json-element.js";
 import { EncodeError } from "../errors.js";
 import { checkConfigKeys, checkDataType, cOrderElements } from "./common.js";

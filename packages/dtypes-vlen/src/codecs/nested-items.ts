@@ -1,5 +1,6 @@
 import { type ChunkSpec, DecodeError } from "@z/codecs";
-import { formatValue, product } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import { product } from "@z/ndarray";
 
 /** The elements of a chunk as numcodecs' json2 and msgpack2 lay them out. */
 export interface NestedItems {

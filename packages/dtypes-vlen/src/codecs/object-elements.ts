@@ -1,5 +1,5 @@
 import { type ChunkSpec, DecodeError } from "@z/codecs";
-import type { Container } from "@z/metadata";
+import type { Container } from "@z/ndarray";
 import { isObjectDataType } from "../dtype/object.js";
 
 /**

@@ -6,15 +6,13 @@ import {
   DecodeError,
 } from "@z/codecs";
 import {
-  type Chunk,
-  type Container,
   type DataType,
   type Endian,
-  isTypedArray,
   type JsonObject,
   type NamedConfig,
   resolveNumpyDataType,
 } from "@z/metadata";
+import { type Chunk, type Container, isTypedArray } from "@z/ndarray";
 import { describeValue } from "../describe.js";
 import { EncodeError } from "../errors.js";
 import { encodeVlen, scanVlen } from "../layout/vlen.js";

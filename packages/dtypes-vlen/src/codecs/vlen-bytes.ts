@@ -1,5 +1,6 @@
 import type { ArrayToBytesCodec, ChunkSpec, CodecContext } from "@z/codecs";
-import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import { describeValue } from "../describe.js";
 import { asBytes } from "../dtype/bytes.js";
 import { EncodeError } from "../errors.js";

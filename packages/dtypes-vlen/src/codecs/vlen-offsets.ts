@@ -4,8 +4,9 @@ import {
   CodecConfigError,
   type CodecContext,
 } from "@z/codecs";
-import type { Chunk, JsonObject, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
+import { formatValue } from "@z/errors";
+import type { JsonObject, NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import { arrowVectorFromBuffers, type VlenVector } from "../arrow.js";
 import { EncodeError } from "../errors.js";
 import { encodeOffsetsLayout, type OffsetWidth, readOffsetsLayout } from "../layout/offsets.js";

@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { FillValueError, type JsonValue, ValueTypeError, type ZarrFormat } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import { fromBase64, toBase64 } from "../layout/base64.js";
 import { PlainArrayType } from "./plain-array.js";
 

@@ -1,5 +1,5 @@
-import { isTypedArray, type JsonValue } from "@z/metadata";
-import { floatToJson, integerToJson } from "@z/metadata/internal";
+import { floatToJson, integerToJson, type JsonValue } from "@z/metadata";
+import { isTypedArray } from "@z/ndarray";
 import { toBase64 } from "../layout/base64.js";
 
 /**

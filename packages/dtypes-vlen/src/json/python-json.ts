@@ -1,5 +1,5 @@
 import { nameErrorClass, ZARR_ERROR_BRAND } from "@z/errors";
-import { isTypedArray } from "@z/metadata";
+import { isTypedArray } from "@z/ndarray";
 import { describeValue } from "../describe.js";
 import { JsonFloat } from "../dtype/json-element.js";
 import { EncodeError } from "../errors.js";

@@ -1,5 +1,5 @@
 import { DecodeError } from "@z/codecs";
-import { LITTLE_ENDIAN_HOST } from "@z/metadata/internal";
+import { LITTLE_ENDIAN_HOST } from "@z/ndarray";
 
 /** The data buffer of the offsets layout starts at a multiple of this many bytes. */
 export const OFFSETS_LAYOUT_ALIGNMENT = 64;

@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { FillValueError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { type Complex, Complex64Array, complex64, complex128 } from "./complex.js";
 import { complexParts, isComplex } from "./complex-parts.js";

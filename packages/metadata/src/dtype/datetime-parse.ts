@@ -1,6 +1,6 @@
 // Shared inside the @z packages, not public: the v2 and v3 parsers, kept out of datetime.ts, which the index
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
-import { formatValue } from "../format-value.js";
+import { formatValue } from "@z/errors";
 import type { JsonValue } from "../json.js";
 import { isJsonObject } from "../json-object.js";
 import { DateTimeType, parseDateTimeUnit } from "./datetime.js";

@@ -1,7 +1,7 @@
+import { formatValue } from "@z/errors";
+import { bytesOf, needsSwap, swapBytesInPlace } from "@z/ndarray";
 import { FillValueError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import { integerToJson } from "./numeric-json.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";

@@ -1,6 +1,5 @@
-import { nameErrorClass } from "@z/errors";
+import { formatValue, nameErrorClass } from "@z/errors";
 import { MetadataError, UnknownDataTypeError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import { loadDataTypes } from "./lazy-load.js";
 
 /**

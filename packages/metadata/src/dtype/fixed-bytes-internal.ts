@@ -1,7 +1,8 @@
 // Shared inside the @z packages, not public: the shared base and length helpers, kept out of fixed-bytes.ts, which the index
 // re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+
+import { formatValue } from "@z/errors";
 import { FillValueError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { isJsonObject } from "../json-object.js";
 import { checkLimit } from "../limit-check.js";

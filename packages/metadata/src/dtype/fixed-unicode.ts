@@ -1,6 +1,6 @@
+import { bytesOf, needsSwap, swapBytesInPlace } from "@z/ndarray";
 import { FillValueError } from "../errors.js";
 import type { JsonValue } from "../json.js";
-import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
 import { ValueTypeError } from "./value-errors.js";
 

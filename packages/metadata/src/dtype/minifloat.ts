@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { FillValueError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { miniFloatHas } from "./minifloat-codes.js";
 import {

@@ -1,9 +1,10 @@
-// Shared inside the @z packages, not public: the fill value JSON helpers, kept out of numeric.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The fill value JSON helpers, in a file of its own so that a module needing only these does not
+// load numeric.ts with them (first-load size: packages/zarr/test/bundlers/sizes.test.ts).
+
+import { formatValue } from "@z/errors";
+import { halfToNumber } from "@z/ndarray";
 import { FillValueError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import { halfToNumber } from "./float16.js";
 
 /** Parses a float fill value: a number, "NaN", "Infinity", "-Infinity" or a "0x..." bit pattern. */
 export function parseFloatFill(json: JsonValue, itemSize: number, typeName: string): number {

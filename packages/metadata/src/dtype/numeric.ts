@@ -1,10 +1,16 @@
+import { formatValue } from "@z/errors";
+import type { TypedArray } from "@z/ndarray";
+import {
+  BoolArray,
+  bytesOf,
+  halfToNumber,
+  NativeFloat16Array,
+  needsSwap,
+  numberToHalf,
+  swapBytesInPlace,
+} from "@z/ndarray";
 import { FillValueError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
-import { BoolArray } from "./bool-array.js";
-import { bytesOf, needsSwap, swapBytesInPlace } from "./bytes-order.js";
-import type { TypedArray } from "./containers.js";
-import { halfToNumber, NativeFloat16Array, numberToHalf } from "./float16.js";
 import { floatFillToJson, floatToJson, integerToJson, parseFloatFill } from "./numeric-json.js";
 import type { DataType, DataTypeKind, Endian, ZarrFormat } from "./types.js";
 import { ValueTypeError } from "./value-errors.js";

@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { FillValueError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { bytesToBase64 } from "./base64.js";
 import { FixedBytesBase } from "./fixed-bytes-internal.js";

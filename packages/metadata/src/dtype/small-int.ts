@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { FillValueError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { noV2Form } from "./minifloat-internal.js";
 import type { DataType, Endian } from "./types.js";

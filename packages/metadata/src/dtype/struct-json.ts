@@ -1,5 +1,4 @@
-import { locateError } from "@z/errors";
-import { formatValue } from "../format-value.js";
+import { formatValue, locateError } from "@z/errors";
 import type { JsonObject, JsonValue } from "../json.js";
 import { isJsonObject } from "../json-object.js";
 import { checkLimit } from "../limit-check.js";

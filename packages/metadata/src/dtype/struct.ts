@@ -1,12 +1,12 @@
+import { formatValue } from "@z/errors";
+import type { Container } from "@z/ndarray";
+import { bytesOf } from "@z/ndarray";
 import { FillValueError } from "../errors.js";
-import { formatValue } from "../format-value.js";
 import type { JsonValue } from "../json.js";
 import { isJsonObject } from "../json-object.js";
 import { stringifyJson } from "../json-write.js";
 import { checkLimit } from "../limit-check.js";
 import { base64ToBytes, bytesToBase64 } from "./base64.js";
-import { bytesOf } from "./bytes-order.js";
-import type { Container } from "./containers.js";
 import { InvalidDataTypeError } from "./dtype-errors.js";
 import type { DataType, Endian, ZarrFormat } from "./types.js";
 import { valueDescription } from "./value-description.js";

@@ -1,8 +1,8 @@
+import type { Container, Endian } from "@z/ndarray";
 import type { JsonObject, JsonValue } from "../json.js";
-import type { Container } from "./containers.js";
 
-/** Byte order of multi-byte elements in stored chunks. */
-export type Endian = "little" | "big";
+/** Byte order of multi-byte elements in stored chunks (the type of `@z/ndarray`). */
+export type { Endian };
 
 /** The family a data type belongs to. */
 export type DataTypeKind =

@@ -1,4 +1,5 @@
-import { isTypedArray, type JsonObject, type JsonValue } from "@z/metadata";
+import type { JsonObject, JsonValue } from "@z/metadata";
+import { isTypedArray } from "@z/ndarray";
 import { NotFoundError } from "@z/store-core";
 import { H5ValueError } from "./errors.js";
 

@@ -1,6 +1,6 @@
 import type { ArrayOptions, CodecSpec } from "@z/array";
+import { formatValue } from "@z/errors";
 import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import { H5ValueError } from "./errors.js";
 
 /** A compression filter as h5py names it, plus the Zarr compressors it does not have. */

@@ -1,7 +1,14 @@
-import type { AnySelection, ReadOptions, SelectionOptions, SetValue, ZarrArray } from "@z/array";
-import { formatShape } from "@z/array/internal";
+import {
+  type AnySelection,
+  formatShape,
+  type ReadOptions,
+  type SelectionOptions,
+  type SetValue,
+  type ZarrArray,
+} from "@z/array";
 import type { Mask } from "@z/indexing";
-import type { Chunk, DataType, JsonObject } from "@z/metadata";
+import type { DataType, JsonObject } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import { AttributeManager, MAXSHAPE_ATTRIBUTE } from "./attrs.js";
 import { compressionOf, hasShuffle } from "./compression.js";
 import { H5TypeError, H5ValueError } from "./errors.js";

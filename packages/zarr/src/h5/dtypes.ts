@@ -1,5 +1,5 @@
+import { formatValue } from "@z/errors";
 import { type DataType, resolveNumpyDataType } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import { H5ValueError } from "./errors.js";
 
 /** NumPy's one-letter type codes and Python's type names, as h5py accepts them. */

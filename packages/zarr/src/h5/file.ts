@@ -6,8 +6,8 @@ import {
   readNodeMetadata,
   updateConsolidated,
 } from "@z/array/internal";
+import { formatValue } from "@z/errors";
 import { loadDataTypes } from "@z/metadata";
-import { formatValue } from "@z/metadata/internal";
 import {
   isWritable,
   NotFoundError,

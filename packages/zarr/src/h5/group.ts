@@ -13,8 +13,8 @@ import {
   type ZarrGroup,
 } from "@z/array";
 import { dataTypeOfContainer, readNodeMetadata } from "@z/array/internal";
-import { isTypedArray, type JsonObject, resolveNumpyDataType } from "@z/metadata";
-import { product } from "@z/metadata/internal";
+import { type JsonObject, resolveNumpyDataType } from "@z/metadata";
+import { isTypedArray, product } from "@z/ndarray";
 import {
   joinKey,
   NotFoundError,

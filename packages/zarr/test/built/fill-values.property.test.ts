@@ -9,13 +9,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  type DataType,
-  loadDataTypes,
-  resolveDataTypeV2,
-  resolveDataTypeV3,
-  type TypedArray,
-} from "@z/metadata";
+import { type DataType, loadDataTypes, resolveDataTypeV2, resolveDataTypeV3 } from "@z/metadata";
+import type { TypedArray } from "@z/ndarray";
 import { tempDir } from "@z/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

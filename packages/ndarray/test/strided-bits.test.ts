@@ -1,6 +1,6 @@
 // Strided copies move float elements by their bits: a signaling NaN (or any payload) survives a
 // transposed or strided copy exactly as it survives a contiguous one.
-import { copyStrided } from "@z/metadata/internal";
+import { copyStrided } from "@z/ndarray";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

@@ -1,5 +1,3 @@
-// Shared inside the @z packages, not public: strides and byte order of the host, kept out of containers.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
 /** C-order (row-major) element strides of a shape. */
 export function cOrderStrides(shape: readonly number[]): number[] {
   const stride = new Array<number>(shape.length);

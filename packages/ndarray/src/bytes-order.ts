@@ -1,5 +1,7 @@
 import { LITTLE_ENDIAN_HOST } from "./memory-layout.js";
-import type { Endian } from "./types.js";
+
+/** Byte order of multi-byte elements: least significant byte first (`"little"`) or last. */
+export type Endian = "little" | "big";
 
 /** Reverses the byte order of every `itemSize`-byte element of `bytes`, in place. */
 export function swapBytesInPlace(bytes: Uint8Array, itemSize: number): void {
