@@ -13,6 +13,7 @@ export default defineConfig({
       "bench/test/**/*.test.ts",
       "examples/test/**/*.test.ts",
       "tools/api/**/*.test.ts",
+      "tools/docs/**/*.test.ts",
       "conformance/**/*.test.ts",
     ],
     testTimeout: 60_000,

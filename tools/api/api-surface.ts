@@ -134,18 +134,6 @@ export function exportsOf(program: ts.Program, file: string): Record<string, Exp
   return result;
 }
 
-/** `export *` declarations of a file, as `line: text`; entry points list their names instead. */
-export function exportStars(file: string): string[] {
-  const text = readFileSync(join(REPO_ROOT, file), "utf8");
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  return source.statements
-    .filter((statement) => ts.isExportDeclaration(statement) && !statement.exportClause)
-    .map((statement) => {
-      const line = source.getLineAndCharacterOfPosition(statement.getStart()).line + 1;
-      return `${file}:${line}: ${statement.getText()}`;
-    });
-}
-
 /** The surface of every package, keyed by package folder name. */
 export function apiSurfaces(): Map<string, PackageSurface> {
   const entries = new Map(packageFolders().map((folder) => [folder, entryPoints(folder)]));

@@ -1,4 +1,4 @@
-// Shared inside the @z packages, not public: the default chunk size target, kept out of chunking.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The default chunk size target: private to the @z packages. chunking.ts holds the public side,
+// which the package entry re-exports whole.
 /** The chunk size (in bytes) that automatic chunking aims for. */
 export const TARGET_CHUNK_BYTES = 1 << 20;

@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the documents of consolidated metadata, kept out of consolidated-model.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The documents of consolidated metadata: private to the @z packages. consolidated-model.ts holds
+// the public side, which the package entry re-exports whole.
 import type { GroupMetadata } from "@z/metadata";
 import { encodeJson, groupMetadataToV3Json, METADATA_KEYS } from "@z/metadata";
 import type { ConsolidatedMetadata } from "./consolidated-model.js";

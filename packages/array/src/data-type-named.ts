@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the data type name check, kept out of data-type-check.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The data type name check: private to the @z packages. data-type-check.ts holds the public side,
+// which the package entry re-exports whole.
 import type { DataType } from "@z/metadata";
 import { resolveDtype } from "./dtype-option.js";
 

@@ -1,5 +1,4 @@
-// The rows and formatting of `info`, kept out of info.ts so that the CLI and the h5py-style layer
-// can format shapes and rows without an array.
+// The rows and formatting of `info`, shared by `arr.info`, the h5py-style layer and the CLI.
 import { formatValue } from "@z/errors";
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import type { ArrayInfo } from "./info.js";

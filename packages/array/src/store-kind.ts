@@ -1,6 +1,6 @@
-// Shared inside the @z packages, not public: the logger namespace of a store, kept out of store-logging.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs),
-// and which loads only when store logging is on (store-logging-scope.ts).
+// The logger namespace of a store: private to the @z packages. store-logging.ts holds the public
+// side, which the package entry re-exports whole, and which loads only when store logging is on
+// (store-logging-scope.ts).
 import { getLogger, type Logger } from "@z/log";
 
 const storeLog = getLogger("store");

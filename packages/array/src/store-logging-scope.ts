@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: where a store enters the array layer, kept out of store-logging.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// Where a store enters the array layer: private to the @z packages. store-logging.ts holds the
+// public side, which the package entry re-exports whole.
 import type { Readable, StoreLike } from "@z/store-core";
 import { toStoreAsync } from "@z/store-core/internal";
 import { storeLogger } from "./store-kind.js";

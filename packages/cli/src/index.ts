@@ -3,17 +3,17 @@
  * v3 data. Its functions are exported too, so the commands can run inside another program.
  * @packageDocumentation
  */
-export { type ConsolidateCommandOptions, consolidateCommand } from "./commands/consolidate.js";
+export * from "./commands/consolidate.js";
 export { type CopyOptions, type CopySummary, copyCommand } from "./commands/copy.js";
 export { COMPRESSOR_CHOICES, type CompressorChoice } from "./commands/copy-codecs.js";
 export { type GetOptions, getCommand } from "./commands/get.js";
 export { type InfoOptions, infoCommand } from "./commands/info.js";
 export { type TreeCommandOptions, type TreeJson, treeCommand } from "./commands/tree.js";
-export { CopyOptionError } from "./copy/copy-option-error.js";
+export * from "./copy/copy-option-error.js";
 export type { WriteCounts } from "./copy/counting-store.js";
 export type { CopyChanges } from "./copy/plan.js";
 export { UsageError } from "./errors.js";
-export { main } from "./main.js";
+export * from "./main.js";
 export type { ArrayJson, GroupJson } from "./node-json.js";
-export { bufferedOutput, type Output, processOutput } from "./output.js";
-export { cliVersion } from "./version.js";
+export * from "./output.js";
+export * from "./version.js";

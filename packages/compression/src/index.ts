@@ -9,60 +9,14 @@
  * `/bz2`, `/lzma`) hold one family each, for bundles that need only that one.
  * @packageDocumentation
  */
-export { blosclzCompress, blosclzDecompress } from "./blosclz.js";
-export { bz2Decompress } from "./bz2.js";
-export { adler32, crc32, crc32c, crc32Js, fletcher32 } from "./checksums.js";
-export {
-  gzipCompress,
-  gzipDecompress,
-  type InflateOptions,
-  zlibCompress,
-  zlibDecompress,
-} from "./deflate.js";
-export {
-  type DeflateLevel,
-  gzipCompressPython,
-  gzipExtraFlags,
-  gzipHeaderLength,
-  type PythonCalls,
-  pythonDeflate,
-  zlibCompressSync,
-  zlibDecompressInto,
-} from "./deflate-sync.js";
-export { DecompressionError, type DecompressionErrorOptions } from "./errors.js";
-export {
-  type Lz4FrameDecompressOptions,
-  lz4CompressBlock,
-  lz4CompressBound,
-  lz4CompressWasm,
-  lz4DecompressBlock,
-  lz4FrameCompress,
-  lz4FrameDecompress,
-  lz4hcCompressBlock,
-} from "./lz4.js";
-export {
-  aloneLayout,
-  isXz,
-  type LzmaDecompressOptions,
-  type LzmaFormat,
-  type LzmaLayout,
-  loadLzma,
-  lzma2Layout,
-  lzmaCompress,
-  lzmaDecompress,
-  type NapiLzma,
-  xzLayout,
-} from "./lzma.js";
-export { snappyCompress, snappyDecompress, snappyMaxCompressedLength } from "./snappy.js";
-export { xxhash32, xxhash64 } from "./xxhash.js";
-export {
-  withContentSize,
-  type ZstdDecompressOptions,
-  type ZstdFrame,
-  type ZstdLayout,
-  zstdCompress,
-  zstdCompressWasm,
-  zstdDecompress,
-  zstdIsNative,
-  zstdLayout,
-} from "./zstd.js";
+export * from "./blosclz.js";
+export * from "./bz2.js";
+export * from "./checksums.js";
+export * from "./deflate.js";
+export * from "./deflate-sync.js";
+export * from "./errors.js";
+export * from "./lz4.js";
+export * from "./lzma.js";
+export * from "./snappy.js";
+export * from "./xxhash.js";
+export * from "./zstd.js";

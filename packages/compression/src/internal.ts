@@ -3,4 +3,4 @@
  * API: names here change without a major version.
  * @packageDocumentation
  */
-export { lazily } from "./lazy.js";
+export * from "./lazy.js";

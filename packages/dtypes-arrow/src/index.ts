@@ -12,34 +12,17 @@
  */
 import "./register.js";
 
-export {
-  ARROW_IPC_CODEC,
-  ARROW_IPC_EXTENSION_CODEC,
-  ArrowIpcCodec,
-  DEFAULT_ARROW_COLUMN_NAME,
-} from "./codec.js";
-export {
-  ARROW_DATA_TYPE,
-  ARROW_DATA_TYPE_VERSION,
-  ArrowDataType,
-  type ArrowDataTypeOptions,
-  arrowDataType,
-  isArrowDataType,
-} from "./dtype.js";
+export * from "./codec.js";
+export * from "./dtype.js";
 export {
   coerceElement as coerceArrowElement,
   type DayTimeInterval,
   type MonthDayNanoInterval,
   type UnionElement,
 } from "./elements/coerce.js";
-export { arrowElementFromJson, arrowElementToJson } from "./elements/json.js";
-export {
-  ArrowEncodeError,
-  ArrowFieldError,
-  ArrowSchemaMismatchError,
-  ArrowValueError,
-} from "./errors.js";
-export { arrowFieldFrom } from "./field/from-arrow.js";
+export * from "./elements/json.js";
+export * from "./errors.js";
+export * from "./field/from-arrow.js";
 export type {
   ArrowDictionaryEncoding,
   ArrowField,
@@ -59,11 +42,4 @@ export {
   readIpcStream,
   readIpcStreamAsync,
 } from "./ipc/read-stream.js";
-export {
-  type ArrowArrayLike,
-  type ArrowNdVector,
-  arrowVectorElements,
-  arrowVectorFromElements,
-  readArrowVector,
-  writeArrowVector,
-} from "./vectors.js";
+export * from "./vectors.js";

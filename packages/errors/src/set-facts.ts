@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the facts writer, kept out of zarr-error.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The facts writer: private to the @z packages. zarr-error.ts holds the public side, which the
+// package entry re-exports whole.
 import type { ErrorFacts } from "./zarr-error.js";
 
 /**

@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the chunk-to-output copies, kept out of copy.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The chunk-to-output copies: private to the @z packages. copy.ts holds the public side, which the
+// package entry re-exports whole.
 
 import type { DataType } from "@z/metadata";
 import type { Chunk, Container, StridedView } from "@z/ndarray";

@@ -4,17 +4,10 @@
  * here change without a major version. Applications import `@z/indexing`.
  * @packageDocumentation
  */
-export { chunkAxes, chunkRegion, elementsInside, layoutChunkShape } from "./chunk-layout.js";
-export { chunkView, copyChunkToOutput, fillRegion, outputView } from "./copy-chunk.js";
-export { copyByOffsets, forEachOffset, scaled } from "./gather.js";
-export {
-  checkCoordinateLists,
-  isAxisMask,
-  isIndexArray,
-  maskCoordinates,
-  maskIndices,
-  resolveIndexArray,
-} from "./index-arrays.js";
-export { countChunkProjections, coversChunk, projectAxis } from "./projection-internal.js";
-export { normalizeIndex } from "./selection-index.js";
-export { resolveSlice } from "./slice-resolve.js";
+export * from "./chunk-layout.js";
+export * from "./copy-chunk.js";
+export * from "./gather.js";
+export * from "./index-arrays.js";
+export * from "./projection-internal.js";
+export * from "./selection-index.js";
+export * from "./slice-resolve.js";

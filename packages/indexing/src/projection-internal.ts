@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the per-axis projections, kept out of projection.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The per-axis projections: private to the @z packages. projection.ts holds the public side, which the
+// package entry re-exports whole.
 import { type ChunkAxis, ChunkGridError } from "@z/metadata";
 import { type ChunkLayout, chunkAxes, elementsInside } from "./chunk-layout.js";
 import type { AxisProjection, ChunkProjection } from "./projection.js";

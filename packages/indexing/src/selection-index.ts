@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the index normalisation, kept out of selection.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The index normalisation: private to the @z packages. selection.ts holds the public side, which the
+// package entry re-exports whole.
 import { BoundsError, SelectionError } from "./errors.js";
 
 /**

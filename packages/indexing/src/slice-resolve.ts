@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: slice resolution, kept out of slice.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// Slice resolution: private to the @z packages. slice.ts holds the public side, which the
+// package entry re-exports whole.
 import { SelectionError } from "./errors.js";
 import type { Slice } from "./slice.js";
 

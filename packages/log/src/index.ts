@@ -5,8 +5,8 @@
  * {@link setLogLevel}, and send messages anywhere with {@link setLogger}.
  * @packageDocumentation
  */
-export { getLogLevel, resetLogLevels, setLogLevel, setLogLevels } from "./config.js";
+export * from "./config.js";
 export type { LogLevel, LogThreshold } from "./levels.js";
-export { ALL_NAMESPACES, parseLogSpec } from "./log-spec.js";
-export { getLogger, Logger, type LogMessage } from "./logger.js";
-export { type LogSink, setLogger } from "./sink.js";
+export * from "./log-spec.js";
+export * from "./logger.js";
+export * from "./sink.js";

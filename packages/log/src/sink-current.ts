@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the current sink and `emit`, kept out of sink.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The current sink and `emit`: private to the @z packages. sink.ts holds the public side, which the
+// package entry re-exports whole.
 import type { LogLevel } from "./levels.js";
 import type { LogSink } from "./sink.js";
 

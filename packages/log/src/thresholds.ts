@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the level settings the loggers read, kept out of config.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The level settings the loggers read: private to the @z packages. config.ts holds the public side, which the
+// package entry re-exports whole.
 import { LEVEL_RANK, type LogThreshold } from "./levels.js";
 import { ALL_NAMESPACES, parseLogSpec } from "./log-spec.js";
 import { currentSink } from "./sink-current.js";

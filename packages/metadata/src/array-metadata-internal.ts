@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the parsers' extra fields and error locations, kept out of array-metadata.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The parsers' extra fields and error locations: private to the @z packages. array-metadata.ts holds the public side, which the
+// package entry re-exports whole.
 import { locateError } from "@z/errors";
 import { UnsupportedExtensionError } from "./errors.js";
 import type { JsonObject } from "./json.js";

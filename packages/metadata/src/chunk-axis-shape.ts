@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the chunk shape at an index, kept out of chunk-axis.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The chunk shape at an index: private to the @z packages. chunk-axis.ts holds the public side, which the
+// package entry re-exports whole.
 import type { ChunkAxis } from "./chunk-axis.js";
 
 /** The edge lengths of the chunk at grid coordinates `coords`. */

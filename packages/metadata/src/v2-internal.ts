@@ -1,6 +1,5 @@
-// Shared inside the @z packages, not public: the numcodecs mapping, kept out of v2.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
-
+// The numcodecs mapping: private to the @z packages. v2.ts holds the public side, which the
+// package entry re-exports whole.
 import { formatValue } from "@z/errors";
 import type { V2ArrayDetails } from "./array-metadata.js";
 import type { DataType } from "./dtype/types.js";

@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the field and shape checks, kept out of validate.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The field and shape checks: private to the @z packages. validate.ts holds the public side, which the
+// package entry re-exports whole.
 
 import { formatValue } from "@z/errors";
 import { MetadataError } from "./errors.js";

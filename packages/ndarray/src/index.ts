@@ -5,14 +5,9 @@
  * data types of `@z/metadata` choose these containers, codecs and indexing copy through them.
  * @packageDocumentation
  */
-export { BoolArray } from "./bool-array.js";
-export { bytesOf, type Endian, needsSwap, swapBytesInPlace } from "./bytes-order.js";
-export { type Chunk, type Container, isTypedArray, type TypedArray } from "./containers.js";
-export { halfToNumber, NativeFloat16Array, numberToHalf } from "./float16.js";
-export {
-  cOrderStrides,
-  fOrderStrides,
-  LITTLE_ENDIAN_HOST,
-  product,
-} from "./memory-layout.js";
-export { copyStrided, isCContiguous, type StridedView, toCOrder } from "./strided.js";
+export * from "./bool-array.js";
+export * from "./bytes-order.js";
+export * from "./containers.js";
+export * from "./float16.js";
+export * from "./memory-layout.js";
+export * from "./strided.js";

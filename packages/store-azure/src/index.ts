@@ -4,13 +4,8 @@
  * batched reads, listing, deletes, conditional writes and retries.
  * @packageDocumentation
  */
-export { AzureBlobStore } from "./azure-blob-store.js";
-export {
-  AZURITE_ACCOUNT_KEY,
-  AZURITE_ACCOUNT_NAME,
-  type BlobConnection,
-  parseConnectionString,
-} from "./connection-string.js";
-export { AzureConfigError } from "./errors.js";
-export { type AzureLocation, parseAzureLocation } from "./location.js";
+export * from "./azure-blob-store.js";
+export * from "./connection-string.js";
+export * from "./errors.js";
+export * from "./location.js";
 export type { AzureBlobStoreOptions } from "./options.js";

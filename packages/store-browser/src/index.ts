@@ -5,5 +5,5 @@
  * @packageDocumentation
  */
 export { BrowserStorageError } from "./errors.js";
-export { IndexedDBStore } from "./indexeddb-store.js";
-export { OPFSStore, type OPFSStoreOptions } from "./opfs-store.js";
+export * from "./indexeddb-store.js";
+export * from "./opfs-store.js";

@@ -4,6 +4,6 @@
  * a major version. Applications import `@z/store-core`.
  * @packageDocumentation
  */
-export { toStoreAsync } from "./location-async.js";
-export { hasConditionalWrites } from "./store-conditional.js";
-export { missingWriteMethods, notWritableError } from "./writable-check.js";
+export * from "./location-async.js";
+export * from "./store-conditional.js";
+export * from "./writable-check.js";

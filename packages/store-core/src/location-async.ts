@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the asynchronous location resolver, kept out of location.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The asynchronous location resolver: private to the @z packages. location.ts holds the public side, which the
+// package entry re-exports whole.
 import { resolveStore } from "./location.js";
 import type { Readable, StoreLike } from "./store.js";
 import { toStoreLazily } from "./store-object.js";

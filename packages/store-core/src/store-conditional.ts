@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the conditional-write check, kept out of store.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The conditional-write check: private to the @z packages. store.ts holds the public side, which the
+// package entry re-exports whole.
 import type { Readable, Writable } from "./store.js";
 import { isWritable } from "./store.js";
 

@@ -4,4 +4,4 @@
  * @packageDocumentation
  */
 export { type FsAction, FsError, OutsideRootError } from "./fs-errors.js";
-export { FsStore, type FsStoreOptions } from "./fs-store.js";
+export * from "./fs-store.js";

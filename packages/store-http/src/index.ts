@@ -3,13 +3,7 @@
  * backoff, a concurrency limit, custom headers and fetch, optional PUT/DELETE writes.
  * @packageDocumentation
  */
-export { HttpError } from "./http-error.js";
-export { HttpStore } from "./http-store.js";
-export {
-  DEFAULT_MAX_BODY_BYTES,
-  type HeadersOption,
-  type HttpRequestInfo,
-  type HttpStoreOptions,
-  type RetryInfo,
-} from "./options.js";
-export { backoffDelay } from "./retry.js";
+export * from "./http-error.js";
+export * from "./http-store.js";
+export * from "./options.js";
+export * from "./retry.js";

@@ -3,4 +3,4 @@
  * part of the public API: names here change without a major version.
  * @packageDocumentation
  */
-export { retryAfterDelay, sleep } from "./retry-internal.js";
+export * from "./retry-internal.js";

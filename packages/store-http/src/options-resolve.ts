@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the options resolver, kept out of options.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The options resolver: private to the @z packages. options.ts holds the public side, which the
+// package entry re-exports whole.
 import type { HttpStoreOptions, ResolvedHttpStoreOptions } from "./options.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./options.js";
 

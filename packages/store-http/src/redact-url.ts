@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: URL redaction, kept out of http-error.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// URL redaction: private to the @z packages. http-error.ts holds the public side, which the
+// package entry re-exports whole.
 /** Strips the query string, which can hold credentials (presigned URL signatures, tokens). */
 export function redactUrl(url: string): string {
   const query = url.indexOf("?");

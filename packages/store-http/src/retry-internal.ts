@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the retry delays and attempt signals, kept out of retry.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The retry delays and attempt signals: private to the @z packages. retry.ts holds the public side, which the
+// package entry re-exports whole.
 import { AbortError } from "@z/store-core";
 import type { AttemptSignal } from "./retry.js";
 

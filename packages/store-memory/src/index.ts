@@ -2,4 +2,4 @@
  * An in-memory Zarr store.
  * @packageDocumentation
  */
-export { MemoryStore, type MemoryStoreInit } from "./memory-store.js";
+export * from "./memory-store.js";

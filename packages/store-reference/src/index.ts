@@ -3,7 +3,7 @@
  * whose keys are inline bytes or byte ranges of local files, http(s) URLs or any store.
  * @packageDocumentation
  */
-export { InvalidReferenceError, ReferenceTargetError } from "./errors.js";
-export { type ParseReferencesOptions, parseReferences, type Reference } from "./kerchunk.js";
-export { ReferenceStore, type ReferenceStoreOptions } from "./reference-store.js";
+export * from "./errors.js";
+export * from "./kerchunk.js";
+export * from "./reference-store.js";
 export type { ReferenceTarget, TargetResolver } from "./targets.js";

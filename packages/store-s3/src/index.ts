@@ -6,5 +6,5 @@
  */
 export { parseBucketLocation, S3ConfigError } from "./config.js";
 export type { BearerTokenOption, CredentialsOption, S3StoreOptions } from "./options.js";
-export { S3Store } from "./s3-store.js";
+export * from "./s3-store.js";
 export type { S3Credentials } from "./sigv4.js";

@@ -4,15 +4,9 @@
  * writes of stored entries. Node-only helpers (local files) live in `@z/store-zip/node`.
  * @packageDocumentation
  */
-export {
-  type ByteSink,
-  type ByteSource,
-  bytesSource,
-  MemoryArchive,
-  storeSource,
-} from "./byte-source.js";
-export { ZipError } from "./errors.js";
+export * from "./byte-source.js";
+export * from "./errors.js";
 export type { ZipEntry } from "./format.js";
 export { ZipReader } from "./reader.js";
-export { ZipWriter, type ZipWriterOptions } from "./writer.js";
-export { detectPrefix, type ZipCreateOptions, type ZipReadOptions, ZipStore } from "./zip-store.js";
+export * from "./writer.js";
+export * from "./zip-store.js";

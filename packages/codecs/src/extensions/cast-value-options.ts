@@ -1,6 +1,5 @@
-// Shared inside the @z packages, not public: the options parser of cast_value, kept out of cast-value.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
-
+// The options parser of cast_value: private to the @z packages. cast-value.ts holds the public
+// side, which the package entry re-exports whole.
 import { formatValue } from "@z/errors";
 import {
   type DataType,

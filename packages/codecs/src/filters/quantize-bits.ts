@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the kept bits of quantize, kept out of quantize.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The kept bits of quantize: private to the @z packages. quantize.ts holds the public side, which
+// the package entry re-exports whole.
 /**
  * The power of two numcodecs' quantize scales by for `digits` decimal digits, computed the way
  * numcodecs computes it (`log(10 ** -digits, 10)`, floored or ceiled, then `ceil(log2(...))`).

@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the byte shuffle itself, kept out of shuffle.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The byte shuffle itself: private to the @z packages. shuffle.ts holds the public side, which the
+// package entry re-exports whole.
 import { LITTLE_ENDIAN_HOST } from "@z/ndarray";
 
 /** numcodecs' shuffle: byte k of element i goes to `k * count + i`. */

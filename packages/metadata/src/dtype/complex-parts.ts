@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the complex part helpers, kept out of complex.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The complex part helpers: private to the @z packages. complex.ts holds the public side, which the
+// package entry re-exports whole.
 import type { Complex } from "./complex.js";
 import { ValueTypeError } from "./value-errors.js";
 

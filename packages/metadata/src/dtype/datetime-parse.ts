@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the v2 and v3 parsers, kept out of datetime.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The v2 and v3 parsers: private to the @z packages. datetime.ts holds the public side, which the
+// package entry re-exports whole.
 import { formatValue } from "@z/errors";
 import type { JsonValue } from "../json.js";
 import { isJsonObject } from "../json-object.js";

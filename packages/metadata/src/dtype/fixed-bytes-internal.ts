@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the shared base and length helpers, kept out of fixed-bytes.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The shared base and length helpers: private to the @z packages. fixed-bytes.ts holds the public side, which the
+// package entry re-exports whole.
 
 import { formatValue } from "@z/errors";
 import { FillValueError } from "../errors.js";

@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the special codes of a format, kept out of minifloat-format.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The special codes of a format: private to the @z packages. minifloat-format.ts holds the public side, which the
+// package entry re-exports whole.
 import type { MiniFloatFormat } from "./minifloat-format.js";
 
 /** The code of the sign bit (0 for the unsigned `e8m0` format). */

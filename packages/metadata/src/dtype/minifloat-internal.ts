@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the comparison and v2 helpers, kept out of minifloat.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The comparison and v2 helpers: private to the @z packages. minifloat.ts holds the public side, which the
+// package entry re-exports whole.
 import { InvalidDataTypeError } from "./dtype-errors.js";
 
 /** Equal as stored values: NaN equals NaN, and -0 differs from 0. */

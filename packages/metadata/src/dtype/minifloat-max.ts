@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the largest finite value, kept out of minifloat-format.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The largest finite value: private to the @z packages. minifloat-format.ts holds the public side, which the
+// package entry re-exports whole.
 import { signBit } from "./minifloat-codes.js";
 import type { MiniFloatFormat } from "./minifloat-format.js";
 import { decodeMiniFloat } from "./minifloat-format.js";

@@ -1,5 +1,5 @@
-// Shared inside the @z packages, not public: the value description, kept out of value-errors.ts, which the index
-// re-exports whole so the build can turn it into `export *` (tools/build/split-friendly-barrels.mjs).
+// The value description: private to the @z packages. value-errors.ts holds the public side, which the
+// package entry re-exports whole.
 /**
  * A short, safe description of a value for error messages: strings quoted (and cut at 40
  * characters), bigints with their `n`, objects by class. Never throws (symbols, objects
