@@ -1,4 +1,5 @@
-import { TARGET_CHUNK_BYTES } from "./chunking-target.js";
+/** The chunk size (in bytes) that automatic chunking aims for. */
+const TARGET_CHUNK_BYTES = 1 << 20;
 
 /**
  * A chunk shape for an array when the user gives none: the whole array if it is small,

@@ -1,7 +1,6 @@
 import { createArray, openArray } from "@z/array";
 import { slice } from "@z/indexing";
-import { type ChunkAxis, type ChunkGrid, registerChunkGrid } from "@z/metadata";
-import { chunkShapeAt } from "@z/metadata/internal";
+import { type ChunkAxis, type ChunkGrid, chunkShapeAt, registerChunkGrid } from "@z/metadata";
 import { describe, expect, it } from "vitest";
 
 /** Chunks doubling in length along every axis: 1, 2, 4, 8, ... (the registerChunkGrid example). */

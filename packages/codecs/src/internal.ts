@@ -6,11 +6,9 @@
  */
 export { subchunkOffset, writableChunk } from "./chunk-copy.js";
 export { parseCastValueOptions } from "./extensions/cast-value-options.js";
-export { packedLength } from "./filters/packbits-length.js";
 export { quantizeBits } from "./filters/quantize-bits.js";
 export { shuffleBytes, unshuffleBytes } from "./filters/shuffle-bytes.js";
 export { DEFAULT_INDEX_CODECS, parseShardingConfiguration } from "./sharding/config.js";
-export { EMPTY_ENTRY } from "./sharding/shard-index-entry.js";
 export { defaultDecodePool, isMissingRegistration } from "./workers/decode-pool-default.js";
 export {
   implicitDecodePool,

@@ -131,3 +131,11 @@ export class ExplicitChunkAxis implements ChunkAxis {
     return [...new Set(this.runs.map((r) => r.size))];
   }
 }
+
+/**
+ * The edge lengths of the chunk at grid coordinates `coords` of a grid made of `axes`: what a
+ * chunk grid's `chunkShapeAt` returns, for grids registered with `registerChunkGrid`.
+ */
+export function chunkShapeAt(axes: readonly ChunkAxis[], coords: readonly number[]): number[] {
+  return axes.map((axis, i) => axis.size(coords[i]));
+}

@@ -7,7 +7,6 @@
  */
 export * from "./array-limits.js";
 export * from "./array-metadata-internal.js";
-export * from "./chunk-axis-shape.js";
 export type { ComplexArrayClass } from "./dtype/complex.js";
 export * from "./dtype/complex-parts.js";
 export * from "./dtype/datetime-parse.js";

@@ -1,6 +1,5 @@
 import { formatValue } from "@z/errors";
-import { type ChunkAxis, ExplicitChunkAxis, RegularChunkAxis } from "./chunk-axis.js";
-import { chunkShapeAt } from "./chunk-axis-shape.js";
+import { type ChunkAxis, chunkShapeAt, ExplicitChunkAxis, RegularChunkAxis } from "./chunk-axis.js";
 import type { ChunkGrid } from "./chunk-grid.js";
 import { ChunkGridError, MetadataError } from "./errors.js";
 import type { NamedConfig } from "./extension.js";

@@ -9,7 +9,6 @@ import { CodecConfigError, DecodeError } from "../errors.js";
 import type { ArrayToArrayCodec, ChunkSpec } from "../types.js";
 import { chunkNumericType } from "./config.js";
 import { cOrderChunk, type Elements, encodedElements, flatElements } from "./elements.js";
-import { packedLength } from "./packbits-length.js";
 
 const NAME = "numcodecs.packbits";
 
@@ -24,6 +23,11 @@ function paddingBits(n: number): number {
  * significant bit first (`numpy.packbits`). Also accepts int8/uint8 chunks (non-zero packs as
  * 1), as numcodecs does by viewing them as bool.
  */
+/** The encoded length of `n` elements: a header byte, then the bits, eight to a byte. */
+function packedLength(n: number): number {
+  return Math.ceil(n / 8) + 1;
+}
+
 export class PackBitsCodec implements ArrayToArrayCodec {
   readonly kind = "array_to_array";
   readonly name = NAME;

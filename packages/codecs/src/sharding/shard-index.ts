@@ -1,5 +1,7 @@
 import { DecodeError } from "../errors.js";
-import { EMPTY_ENTRY } from "./shard-index-entry.js";
+
+/** The marker of an empty inner chunk: offset and nbytes both 2^64-1. */
+const EMPTY_ENTRY = 0xffff_ffff_ffff_ffffn;
 
 /** Where one inner chunk's bytes are in its shard. */
 export interface ShardEntry {

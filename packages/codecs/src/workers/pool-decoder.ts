@@ -1,0 +1,62 @@
+import type { ChunkDecodePool, ChunkSpec } from "@z/codecs";
+import {
+  implicitDecodePool,
+  isMissingRegistration,
+  isSharedDecodePool,
+  retireSharedDecodePool,
+} from "@z/codecs/internal";
+import type { Chunk, NamedConfig } from "@z/metadata";
+
+/**
+ * Sends one kind of chunk (an array's chunks, or a sharded array's inner chunks) to the worker
+ * pool a read names, or the default pool (see `implicitDecodePool`). A worker that lacks a codec
+ * or data type registered only on this thread sends these chunks back to inline decoding from
+ * then on; so does a failure of the shared pool nobody asked for (its workers could not start).
+ */
+export class PoolDecoder {
+  private workersLackRegistration = false;
+
+  constructor(
+    private readonly codecs: readonly NamedConfig[],
+    private readonly spec: ChunkSpec,
+    private readonly zarrFormat: 2 | 3,
+  ) {}
+
+  /** The pool a read should decode in, or undefined for inline. */
+  poolFor(options: { workers?: ChunkDecodePool | false }): ChunkDecodePool | undefined {
+    if (this.workersLackRegistration || options.workers === false) return undefined;
+    return options.workers ?? implicitDecodePool(this.codecs);
+  }
+
+  /**
+   * Decodes in the pool; on a missing registration, decodes inline instead (`again` gives the
+   * bytes back when they were transferred away).
+   */
+  async decode(
+    pool: ChunkDecodePool,
+    bytes: Uint8Array,
+    options: { signal?: AbortSignal; transfer?: boolean },
+    inline: (bytes: Uint8Array) => Promise<Chunk>,
+    again: () => Promise<Uint8Array | undefined> = async () => bytes,
+  ): Promise<Chunk> {
+    const { zarrFormat } = this;
+    const shared = isSharedDecodePool(pool);
+    try {
+      return await pool.decode(bytes, this.codecs, this.spec, { zarrFormat, ...options, inline });
+    } catch (error) {
+      // The shared pool failing (or closed by another read's failure) is no reason to fail a read.
+      if (shared && isWorkerFailure(error)) retireSharedDecodePool();
+      else if (isMissingRegistration(error)) this.workersLackRegistration = true;
+      else throw error;
+      const stored = bytes.byteLength === 0 && options.transfer ? await again() : bytes;
+      if (stored === undefined) throw error;
+      return inline(stored);
+    }
+  }
+}
+
+/** Whether a pool's error says its worker could not start or died, or the pool was closed. */
+function isWorkerFailure(error: unknown): boolean {
+  const name = error instanceof Error ? error.name : "";
+  return name === "WorkerFailedError" || name === "WorkerPoolClosedError";
+}
