@@ -16,13 +16,11 @@ import { product } from "@z/ndarray";
 import { isWritable, joinKey, type Readable, type Writable } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
 import type { AnySelection } from "./any-selection.js";
-import type { ChunkAccess } from "./chunk-access.js";
-import { ChunkIo } from "./chunk-io.js";
+import { ArrayChunks } from "./array-chunks.js";
 import type { ContainerOf } from "./container-types.js";
 import { isDataTypeNamed } from "./data-type-named.js";
 import { ValueShapeError } from "./errors.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
-import { LazyShardedAccess } from "./lazy-sharded-access.js";
 import type { MetadataChange } from "./metadata-update.js";
 import type { NodeMetadata } from "./node-documents.js";
 import { loggedAccess } from "./node-logging.js";
@@ -59,7 +57,7 @@ export interface ArrayState {
  * @category Arrays and groups
  */
 export class ZarrArray<C extends Container = Container> {
-  private state: { metadata: ArrayMetadata; io: ChunkIo; access: ChunkAccess };
+  private state: { metadata: ArrayMetadata; access: ArrayChunks };
   private readonly consolidatedHolders: readonly string[];
 
   constructor(
@@ -75,12 +73,7 @@ export class ZarrArray<C extends Container = Container> {
   }
 
   private static stateFor(store: Readable, path: string, metadata: ArrayMetadata) {
-    const io = new ChunkIo(store, path, metadata);
-    // Chunks whose pipeline reads and writes sub-chunks (a sharding codec with no codec around
-    // it) go sub-chunk by sub-chunk; any other chunk (a shard under a compressor, say) is read
-    // and written whole. The sub-chunk path loads with the first read or write.
-    const access: ChunkAccess = io.pipeline.supportsPartialIo ? new LazyShardedAccess(io) : io;
-    return { metadata, io, access };
+    return { metadata, access: new ArrayChunks(store, path, metadata) };
   }
 
   /**
@@ -91,19 +84,11 @@ export class ZarrArray<C extends Container = Container> {
     return this.state.metadata;
   }
   /**
-   * Chunk reading and writing for this array, for the other `@z` packages (its type is in
-   * `@z/array/internal`).
+   * How selections reach chunks: the chunk store (keys, writes) and the pipeline runner (codec
+   * pipelines, worker pools), for the other `@z` packages.
    * @internal
    */
-  get io(): ChunkIo {
-    return this.state.io;
-  }
-  /**
-   * How selections reach chunks (the chunk I/O itself for unsharded arrays), for the other `@z`
-   * packages (its type is in `@z/array/internal`).
-   * @internal
-   */
-  get access(): ChunkAccess {
+  get access(): ArrayChunks {
     return this.state.access;
   }
 
@@ -381,12 +366,13 @@ export class ZarrArray<C extends Container = Container> {
     coords: readonly number[],
     options?: { signal?: AbortSignal },
   ): Promise<Chunk<C> | undefined> {
-    return this.io.read(coords, options) as Promise<Chunk<C> | undefined>;
+    const found = await this.access.readChunk(coords, options);
+    return found?.chunk as Chunk<C> | undefined;
   }
 
   /** The store key of the chunk at grid coordinates `coords`. */
   chunkKey(coords: readonly number[]): string {
-    return this.io.chunkKey(coords);
+    return this.access.stored.key(coords);
   }
 
   /**

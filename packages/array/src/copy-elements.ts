@@ -126,7 +126,7 @@ export async function copyArrayElements(
     async (coords) => {
       throwIfAborted(signal);
       if (raw) {
-        const bytes = await source.io.readRaw(coords, { signal });
+        const bytes = await source.access.stored.get(coords, { signal });
         if (bytes !== undefined) await store.set(target.chunkKey(coords), bytes, { signal });
       } else {
         // The region is one whole target chunk (or shard), so the write replaces it without

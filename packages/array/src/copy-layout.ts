@@ -108,7 +108,7 @@ function levelOf(pipeline: CodecPipeline): Level {
  */
 export function storedLayoutOf(array: ZarrArray): StoredLayout {
   const shards: ShardLevel[] = [];
-  let pipeline = array.io.pipeline;
+  let pipeline = array.access.runner.pipeline;
   const pipelines = [pipeline];
   let shape = [...(array.metadata.chunkGrid.chunkShape ?? [])];
   for (;;) {

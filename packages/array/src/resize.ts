@@ -70,7 +70,7 @@ export async function shrinkChunks(
   await forEachConcurrent(
     outside,
     concurrency,
-    (coords) => array.io.delete(coords, options),
+    (coords) => array.access.stored.delete(coords, options),
     options.signal,
   );
   // What stays of the old extent beyond the new one, inside the chunks that remain.

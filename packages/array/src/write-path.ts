@@ -3,11 +3,12 @@
  * do not lose concurrent ones, resize, and the documents changed array metadata is written as
  * (with the update of the consolidated metadata that lists the array), and the
  * read-modify-write of metadata documents (attributes, shapes, consolidated metadata).
- * `ZarrArray`, `ZarrGroup`, `ChunkIo` and node creation load this module with the first write,
- * append, resize, attribute update or consolidated metadata update, so an app that only reads
- * does not download it: see the first-load budget in
+ * `ZarrArray`, `ZarrGroup`, `ArrayChunks`, `ChunkStore` and node creation load this module with
+ * the first write, append, resize, attribute update or consolidated metadata update, so an app
+ * that only reads does not download it: see the first-load budget in
  * packages/zarr/test/bundlers/sizes.test.ts.
  */
+export { writeGroups } from "./chunk-writes.js";
 export {
   updateHolder,
   updateHolderEntry,

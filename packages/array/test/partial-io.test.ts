@@ -63,7 +63,7 @@ describe("sharded arrays read and write right, whatever the codecs around the sh
           async (writes, readRegion) => {
             const map = new MapStore();
             const arr = await create(map, setup.codecs);
-            expect(arr.io.pipeline.supportsPartialIo).toBe(setup.partial);
+            expect(arr.access.runner.pipeline.supportsPartialIo).toBe(setup.partial);
             const ref = new Reference(SHAPE);
             for (const { region, value, salt } of writes) {
               const { positions, shape } = ref.orthogonal(region);

@@ -107,7 +107,7 @@ describe.skipIf(entries.length === 0)(suite, () => {
     }
 
     const whole = await openArray(wrappedInGzip(dir));
-    expect(whole.io.pipeline.bytesToBytes.map((c) => c.name)).toEqual(["gzip"]);
+    expect(whole.access.runner.pipeline.bytesToBytes.map((c) => c.name)).toEqual(["gzip"]);
     await checkEverySelection(whole, entry.shape, entry.values);
   });
 });

@@ -144,7 +144,7 @@ describe("sharding: what a write touches", () => {
     expect(written).toEqual(["c/0/0"]);
     for (const [key, value] of before) if (key !== "c/0/0") expect(map.map.get(key)).toBe(value);
     // The untouched inner chunks keep their stored bytes (copied, not re-encoded).
-    const codec = arr.io.pipeline.arrayToBytes.codec as ShardingCodec;
+    const codec = arr.access.runner.pipeline.arrayToBytes.codec as ShardingCodec;
     const oldIndex = await codec.decodeIndex(before.get("c/0/0")!.subarray(-codec.indexSize));
     const newShard = map.map.get("c/0/0")!;
     const newIndex = await codec.decodeIndex(newShard.subarray(-codec.indexSize));
@@ -160,7 +160,7 @@ describe("sharding: what a write touches", () => {
   it("leaves out inner chunks equal to the fill value and deletes an empty shard", async () => {
     const { arr, map } = await sharded({ compressors: null as never });
     await arr.set([slice(0, 2), slice(0, 3)], 5);
-    const codec = arr.io.pipeline.arrayToBytes.codec as ShardingCodec;
+    const codec = arr.access.runner.pipeline.arrayToBytes.codec as ShardingCodec;
     const shard = map.map.get("c/0/0")!;
     // One inner chunk of 2x3 int32 (24 bytes) plus the index.
     expect(shard.length).toBe(24 + codec.indexSize);
@@ -183,7 +183,7 @@ describe("sharding: reads fetch only what they need", () => {
       [
         "get",
         "c/1/1",
-        { suffix: (cold.io.pipeline.arrayToBytes.codec as ShardingCodec).indexSize },
+        { suffix: (cold.access.runner.pipeline.arrayToBytes.codec as ShardingCodec).indexSize },
       ],
       [
         "get",
@@ -208,7 +208,7 @@ describe("sharding: bad input", () => {
   it("an index entry past the shard's end, a truncated shard, a corrupt index", async () => {
     const { arr, map, shape } = await sharded({ compressors: null as never });
     await arr.set(null, { data: values(120), shape });
-    const codec = arr.io.pipeline.arrayToBytes.codec as ShardingCodec;
+    const codec = arr.access.runner.pipeline.arrayToBytes.codec as ShardingCodec;
     const good = map.map.get("c/0/0")!;
     const fresh = () => new ZarrArray(map, "", arr.metadata);
 

@@ -80,7 +80,6 @@ export type {
   PartialDecoder,
   PartialIoOptions,
   SubchunkWrite,
-  WholeChunkDecode,
 } from "./partial.js";
 export {
   CodecPipeline,

@@ -15,3 +15,4 @@ export {
   isSharedDecodePool,
   retireSharedDecodePool,
 } from "./workers/implicit-pool.js";
+export { decodeInPool, PoolDecoder, poolDecoderOf } from "./workers/pool-decoder.js";

@@ -1,9 +1,10 @@
 /**
  * Partial I/O for pipelines that cannot do it (a compressor after the sharding codec, or a plain
  * `bytes` codec): the chunk is its only sub-chunk, read and decoded whole, and rewritten whole.
- * The sharding codec relies on it for inner chunks whose codecs offer no partial I/O.
+ * The sharding codec relies on it for inner chunks whose codecs offer no partial I/O. Whole
+ * chunks decode here on the calling thread: the array and the sharding codec send them to a
+ * worker pool themselves (without pulling the pool into every pipeline, workers' own included).
  */
-import type { Chunk } from "@z/ndarray";
 import type { ByteRangeSource } from "./byte-source.js";
 import { writableChunk } from "./chunk-copy.js";
 import { CodecError } from "./errors.js";
@@ -19,15 +20,6 @@ function checkWhole(coords: readonly number[], pipeline: CodecPipeline): void {
   }
 }
 
-/** Decodes a whole chunk with the caller's decode hook, if any. */
-export function decodeWhole(
-  pipeline: CodecPipeline,
-  bytes: Uint8Array,
-  options: PartialIoOptions = {},
-): Promise<Chunk> {
-  return options.decode ? options.decode(bytes, pipeline) : pipeline.decode(bytes);
-}
-
 /** Reads and decodes the whole chunk of `source`; undefined when the source does not exist. */
 export async function wholeChunkDecoder(
   pipeline: CodecPipeline,
@@ -36,7 +28,7 @@ export async function wholeChunkDecoder(
 ): Promise<PartialDecoder | undefined> {
   const bytes = await source.get({ offset: 0 }, options);
   if (bytes === undefined) return undefined;
-  const chunk = await decodeWhole(pipeline, bytes, options);
+  const chunk = await pipeline.decode(bytes);
   const held = ArrayBuffer.isView(chunk.data) ? chunk.data.byteLength : bytes.length;
   return {
     heldBytes: held,
@@ -56,12 +48,12 @@ export async function wholeChunkEncode(
   pipeline: CodecPipeline,
   current: Uint8Array | undefined,
   writes: readonly SubchunkWrite[],
-  options: PartialIoOptions = {},
+  _options: PartialIoOptions = {},
 ): Promise<Uint8Array | undefined> {
   for (const w of writes) checkWhole(w.coords, pipeline);
   const { spec } = pipeline;
   const keep = current !== undefined && !writes.some((w) => w.covers);
-  const stored = keep ? await decodeWhole(pipeline, current, options) : undefined;
+  const stored = keep ? await pipeline.decode(current) : undefined;
   const chunk = writableChunk(spec, spec.shape, stored);
   for (const w of writes) w.write(chunk);
   return spec.dataType.isAllFill(chunk.data, spec.fillValue) ? undefined : pipeline.encode(chunk);

@@ -6,20 +6,17 @@
  */
 import type { Chunk } from "@z/ndarray";
 import type { ByteRangeSource } from "./byte-source.js";
-import type { CodecPipeline } from "./pipeline.js";
-
-/**
- * Decodes the bytes of one whole chunk with `pipeline` (no partial I/O below it); a caller's
- * hook to move that work elsewhere (a worker pool).
- */
-export type WholeChunkDecode = (bytes: Uint8Array, pipeline: CodecPipeline) => Promise<Chunk>;
+import type { ChunkDecodePool } from "./workers/decode-pool.js";
 
 /** Options of partial decodes and encodes. */
 export interface PartialIoOptions {
   /** Abort the reads. */
   signal?: AbortSignal;
-  /** Decodes the sub-chunks' bytes (default: `pipeline.decode` on this thread). */
-  decode?: WholeChunkDecode;
+  /**
+   * Where partial decodes decode whole inner chunks: a worker pool, or `false` for the calling
+   * thread. Default: the pool `setDefaultDecodePool` set, if any (or the platform's shared one).
+   */
+  workers?: ChunkDecodePool | false;
 }
 
 /**

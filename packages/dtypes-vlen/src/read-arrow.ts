@@ -11,14 +11,15 @@ import { scanVlen, type VlenScan } from "./layout/vlen.js";
 
 /** What {@link readArrowChunk} needs of an array (a `ZarrArray` has all of it). */
 export interface ArrowChunkSource {
-  /** Chunk I/O: the codec pipeline, raw chunk reads, and the fill-valued chunk. */
-  readonly io: {
-    readonly pipeline: CodecPipeline;
-    readRaw(
-      coords: readonly number[],
-      options?: { signal?: AbortSignal },
-    ): Promise<Uint8Array | undefined>;
-    fillChunk(): Chunk;
+  /** Chunk access: raw chunk reads, the codec pipeline and the fill-valued chunk. */
+  readonly access: {
+    readonly stored: {
+      get(
+        coords: readonly number[],
+        options?: { signal?: AbortSignal },
+      ): Promise<Uint8Array | undefined>;
+    };
+    readonly runner: { readonly pipeline: CodecPipeline; fillChunk(): Chunk };
   };
   /** The decoded chunk at grid coordinates (the general path). */
   getChunk(
@@ -81,7 +82,7 @@ export async function readArrowChunk(
   coords: readonly number[],
   options: ReadArrowOptions = {},
 ): Promise<VlenVector> {
-  const { pipeline } = array.io;
+  const { pipeline } = array.access.runner;
   const codec = pipeline.arrayToBytes.codec;
   const direct =
     pipeline.arrayToArray.length === 0 &&
@@ -89,18 +90,18 @@ export async function readArrowChunk(
       codec instanceof VlenUtf8Codec ||
       codec instanceof VlenBytesCodec);
   if (!direct) {
-    const chunk = (await array.getChunk(coords, options)) ?? array.io.fillChunk();
+    const chunk = (await array.getChunk(coords, options)) ?? array.access.runner.fillChunk();
     return toArrowVector(chunk, {
       kind: pipeline.arrayToBytes.spec.dataType.kind === "bytes" ? "binary" : undefined,
     });
   }
-  let bytes = await array.io.readRaw(coords, options);
+  let bytes = await array.access.stored.get(coords, options);
   const kind =
     codec instanceof VlenBytesCodec ||
     (codec instanceof VlenOffsetsCodec && codec.elements === "binary")
       ? "binary"
       : "utf8";
-  if (bytes === undefined) return toArrowVector(array.io.fillChunk(), { kind });
+  if (bytes === undefined) return toArrowVector(array.access.runner.fillChunk(), { kind });
   try {
     for (let k = pipeline.bytesToBytes.length - 1; k >= 0; k--) {
       bytes = await pipeline.bytesToBytes[k].decode(bytes, {

@@ -187,13 +187,15 @@ function source(
   const pipeline = CodecPipeline.create(codecs, spec, 3);
   const key = (coords: readonly number[]) => `c/${coords.join("/")}`;
   return {
-    io: {
-      pipeline,
-      readRaw: async (coords) => store.get(key(coords)),
-      fillChunk: () => {
-        const data = dataType.create(product(shape));
-        dataType.fill(data, dataType.defaultFill);
-        return { data, shape, stride: cOrderStrides(shape) };
+    access: {
+      stored: { get: async (coords) => store.get(key(coords)) },
+      runner: {
+        pipeline,
+        fillChunk: () => {
+          const data = dataType.create(product(shape));
+          dataType.fill(data, dataType.defaultFill);
+          return { data, shape, stride: cOrderStrides(shape) };
+        },
       },
     },
     getChunk: async (coords) => {
@@ -212,7 +214,7 @@ describe("readArrowChunk", () => {
       const store = new Map<string, Uint8Array>();
       const codecs = [serializer, entry("gzip", { level: 1 })];
       const array = source(codecs, [4], stringDataType, store);
-      store.set("c/0", await array.io.pipeline.encode(chunkOf(texts)));
+      store.set("c/0", await array.access.runner.pipeline.encode(chunkOf(texts)));
       const vector = await readArrowChunk(array, [0]);
       expect(vector.type).toBeInstanceOf(Utf8);
       expect([...vector]).toEqual(texts);
@@ -223,7 +225,7 @@ describe("readArrowChunk", () => {
   it("is zero-copy for an uncompressed offsets-layout chunk", async () => {
     const store = new Map<string, Uint8Array>();
     const array = source([entry("z.vlen-offsets")], [4], stringDataType, store);
-    const stored = await array.io.pipeline.encode(chunkOf(texts));
+    const stored = await array.access.runner.pipeline.encode(chunkOf(texts));
     store.set("c/0", stored);
     const vector = await readArrowChunk(array, [0]);
     expect(vector.data[0].values.buffer).toBe(stored.buffer);
@@ -240,7 +242,7 @@ describe("readArrowChunk", () => {
     const items = [[1], [2], [3], [4]].map((b) => new Uint8Array(b));
     store.set(
       "c/0/0",
-      await array.io.pipeline.encode({ data: items, shape: [2, 2], stride: [2, 1] }),
+      await array.access.runner.pipeline.encode({ data: items, shape: [2, 2], stride: [2, 1] }),
     );
     const vector = await readArrowChunk(array, [0, 0]);
     expect(vector.type).toBeInstanceOf(Binary);

@@ -39,7 +39,7 @@ describe.skipIf(!hasChromium)("sharded partial reads over HTTP in Chromium", () 
 
       // The page's reads, checked against the shard itself: the index (a suffix range) and the
       // inner chunk (1, 2) by the bytes the index gives for it.
-      const codec = arr.io.pipeline.arrayToBytes.codec as ShardingCodec;
+      const codec = arr.access.runner.pipeline.arrayToBytes.codec as ShardingCodec;
       const shard = (await new FsStore(sandbox.dir).get("volume/c/0/0"))!;
       const index = await codec.decodeIndex(shard.subarray(shard.length - codec.indexSize));
       const entry = index.entry(codec.innerIndex([1, 2]))!;

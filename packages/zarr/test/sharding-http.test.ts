@@ -27,7 +27,7 @@ describe("sharded reads over HTTP fetch only what they need", () => {
 
   it("one inner chunk with a cold cache: exactly the index and that chunk", async () => {
     const arr = await openArray(new HttpStore(server.url), { path: "volume" });
-    const codec = arr.io.pipeline.arrayToBytes.codec as ShardingCodec;
+    const codec = arr.access.runner.pipeline.arrayToBytes.codec as ShardingCodec;
     server.reset();
     const got = await arr.get([slice(16, 32), slice(32, 48)]);
     expect(Array.from(got.data)).toEqual(

@@ -16,9 +16,9 @@ import type {
   PartialIoOptions,
   SubchunkWrite,
 } from "../partial.js";
-import { decodeWhole } from "../partial-fallback.js";
 import { CodecPipeline } from "../pipeline.js";
 import type { ArrayToBytesCodec, ChunkSpec, CodecContext } from "../types.js";
+import { decodeInPool } from "../workers/pool-decoder.js";
 import {
   type IndexLocation,
   parseShardingConfiguration,
@@ -264,7 +264,7 @@ export class ShardingCodec implements ArrayToBytesCodec, PartialArrayToBytes {
       this,
       memorySource(bytes),
       index,
-    ).decodeInnerChunks(all);
+    ).decodeInnerChunks(all, { workers: false }); // a whole shard decodes where it is
     // Empty inner chunks read as the fill value: fill the whole shard first, before any inner
     // chunk is copied in, so no decoded chunk is overwritten.
     if (chunks.some((chunk) => chunk === undefined)) dataType.fill(data, fillValue);
@@ -342,12 +342,12 @@ export class ShardingCodec implements ArrayToBytesCodec, PartialArrayToBytes {
   }
 
   /**
-   * Decodes inner chunk `i`'s bytes whole (through the caller's decode hook, if any), naming the
-   * inner chunk in errors.
+   * Decodes inner chunk `i`'s bytes whole, in the worker pool `options` name (or the default
+   * one), naming the inner chunk in errors.
    */
   async decodeInner(bytes: Uint8Array, i: number, options: PartialIoOptions = {}): Promise<Chunk> {
     try {
-      return await decodeWhole(this.inner, bytes, options);
+      return await decodeInPool(this.inner, bytes, options);
     } catch (error) {
       throw this.nameInner(error, i);
     }

@@ -1,17 +1,22 @@
-import type { ChunkDecodePool, ChunkSpec } from "@z/codecs";
-import {
-  implicitDecodePool,
-  isMissingRegistration,
-  isSharedDecodePool,
-  retireSharedDecodePool,
-} from "@z/codecs/internal";
-import type { Chunk, NamedConfig } from "@z/metadata";
+import type { NamedConfig } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
+import type { CodecPipeline } from "../pipeline.js";
+import type { ChunkSpec } from "../types.js";
+import type { ChunkDecodePool } from "./decode-pool.js";
+import { isMissingRegistration } from "./decode-pool-default.js";
+import { implicitDecodePool, isSharedDecodePool, retireSharedDecodePool } from "./implicit-pool.js";
+
+/** Where a read decodes: a pool, `false` for the calling thread, or unset for the default. */
+export interface DecodeWhere {
+  /** The pool to decode in (`false`: inline); default the pool `setDefaultDecodePool` set, if any. */
+  workers?: ChunkDecodePool | false;
+}
 
 /**
- * Sends one kind of chunk (an array's chunks, or a sharded array's inner chunks) to the worker
- * pool a read names, or the default pool (see `implicitDecodePool`). A worker that lacks a codec
- * or data type registered only on this thread sends these chunks back to inline decoding from
- * then on; so does a failure of the shared pool nobody asked for (its workers could not start).
+ * Sends one kind of chunk (an array's chunks, or a shard's inner chunks) to the worker pool a
+ * read names, or the default pool (see `implicitDecodePool`). A worker that lacks a codec or
+ * data type registered only on this thread sends these chunks back to inline decoding from then
+ * on; so does a failure of the shared pool nobody asked for (its workers could not start).
  */
 export class PoolDecoder {
   private workersLackRegistration = false;
@@ -23,7 +28,7 @@ export class PoolDecoder {
   ) {}
 
   /** The pool a read should decode in, or undefined for inline. */
-  poolFor(options: { workers?: ChunkDecodePool | false }): ChunkDecodePool | undefined {
+  poolFor(options: DecodeWhere): ChunkDecodePool | undefined {
     if (this.workersLackRegistration || options.workers === false) return undefined;
     return options.workers ?? implicitDecodePool(this.codecs);
   }
@@ -53,6 +58,34 @@ export class PoolDecoder {
       return inline(stored);
     }
   }
+}
+
+/** One pool decoder per pipeline, so a missing registration is remembered per kind of chunk. */
+const decoders = new WeakMap<CodecPipeline, PoolDecoder>();
+
+/** The pool decoder of the chunks of `pipeline`. */
+export function poolDecoderOf(pipeline: CodecPipeline): PoolDecoder {
+  let decoder = decoders.get(pipeline);
+  if (!decoder) {
+    decoder = new PoolDecoder(pipeline.toJson(), pipeline.spec, pipeline.zarrFormat);
+    decoders.set(pipeline, decoder);
+  }
+  return decoder;
+}
+
+/**
+ * Decodes a whole chunk's bytes (never handed over: the pool copies them) with `pipeline`, in
+ * the pool `options` name or the default one, else on this thread.
+ */
+export function decodeInPool(
+  pipeline: CodecPipeline,
+  bytes: Uint8Array,
+  options: DecodeWhere & { signal?: AbortSignal },
+): Promise<Chunk> {
+  const decoder = poolDecoderOf(pipeline);
+  const pool = decoder.poolFor(options);
+  if (!pool) return pipeline.decode(bytes);
+  return decoder.decode(pool, bytes, { signal: options.signal }, (b) => pipeline.decode(b));
 }
 
 /** Whether a pool's error says its worker could not start or died, or the pool was closed. */
