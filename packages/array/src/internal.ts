@@ -6,12 +6,8 @@
  * @packageDocumentation
  */
 export type { ChunkAccess } from "./chunk-access.js";
-export { nodeFromMetadata } from "./group.js";
-export { withKeyLock } from "./key-lock.js";
-export { readNodeMetadata } from "./metadata-io.js";
-export { dataTypeOfContainer } from "./options-like.js";
-export {
-  type HierarchyChange,
-  readConsolidatedHolder,
-  updateConsolidated,
-} from "./update-consolidated.js";
+export * from "./group.js";
+export * from "./key-lock.js";
+export * from "./metadata-io.js";
+export * from "./options-like.js";
+export * from "./update-consolidated.js";

@@ -4,15 +4,11 @@
  * here change without a major version. Applications import `@z/codecs`.
  * @packageDocumentation
  */
-export { subchunkOffset, writableChunk } from "./chunk-copy.js";
-export { parseCastValueOptions } from "./extensions/cast-value-options.js";
-export { quantizeBits } from "./filters/quantize-bits.js";
-export { shuffleBytes, unshuffleBytes } from "./filters/shuffle-bytes.js";
-export { DEFAULT_INDEX_CODECS, parseShardingConfiguration } from "./sharding/config.js";
-export { defaultDecodePool, isMissingRegistration } from "./workers/decode-pool-default.js";
-export {
-  implicitDecodePool,
-  isSharedDecodePool,
-  retireSharedDecodePool,
-} from "./workers/implicit-pool.js";
-export { decodeInPool, PoolDecoder, poolDecoderOf } from "./workers/pool-decoder.js";
+export * from "./chunk-copy.js";
+export * from "./extensions/cast-value-options.js";
+export * from "./filters/quantize-bits.js";
+export * from "./filters/shuffle-bytes.js";
+export * from "./sharding/config.js";
+export * from "./workers/decode-pool-default.js";
+export * from "./workers/implicit-pool.js";
+export * from "./workers/pool-decoder.js";
