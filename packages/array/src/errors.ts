@@ -1,5 +1,5 @@
 import { nameErrorClass, ZarrError, type ZarrErrorOptions } from "@z/errors";
-import type { DataTypeMismatchError } from "./data-type-check.js";
+import type { DataTypeMismatchError } from "./create/data-type-check.js";
 
 declare module "@z/errors" {
   interface ZarrErrorMap {

@@ -5,42 +5,42 @@
  * @packageDocumentation
  */
 
-export type { AnySelection } from "./any-selection.js";
-export * from "./array.js";
-export type { ArrayOptions } from "./array-metadata-builder.js";
-export type { AccessOptions, Progress } from "./chunk-access.js";
-export type { ChunksOption } from "./chunk-grid-option.js";
-export * from "./chunking.js";
-export type { CodecSpec } from "./codec-specs.js";
-export * from "./concurrency.js";
-export * from "./consolidate-metadata.js";
-export * from "./consolidated-model.js";
-export * from "./container-types.js";
-export * from "./copy-check.js";
-export * from "./copy-elements.js";
-export * from "./copy-node.js";
-export * from "./copy-options.js";
-export * from "./create-nodes.js";
-export * from "./data-type-check.js";
+export * from "./consolidated/consolidate-metadata.js";
+export * from "./consolidated/consolidated-model.js";
+export * from "./copy/copy-check.js";
+export * from "./copy/copy-elements.js";
+export * from "./copy/copy-node.js";
+export * from "./copy/copy-options.js";
+export type { ArrayOptions } from "./create/array-metadata-builder.js";
+export type { ChunksOption } from "./create/chunk-grid-option.js";
+export * from "./create/chunking.js";
+export type { CodecSpec } from "./create/codec-specs.js";
+export * from "./create/container-types.js";
+export * from "./create/data-type-check.js";
+export * from "./create/numpy-style-creation.js";
+export type { ArraySource, LikeOptions } from "./create/options-like.js";
 export * from "./errors.js";
+export type { AnySelection } from "./io/any-selection.js";
+export type { AccessOptions, Progress } from "./io/chunk-access.js";
+export * from "./io/concurrency.js";
+export type { ReadOptions, SelectionOptions } from "./io/selection-io.js";
+export * from "./logging/store-logging.js";
+export * from "./nodes/array.js";
 export {
   Group,
   type GroupMember,
   type GroupState,
   type ListOptions,
   ZarrGroup,
-} from "./group.js";
-export * from "./info.js";
-export * from "./info-rows.js";
-export type { NodeMetadata } from "./node-documents.js";
-export * from "./nodes.js";
-export * from "./numpy-style-creation.js";
-export type { ArraySource, LikeOptions } from "./options-like.js";
-export * from "./rollback-error.js";
-export type { ReadOptions, SelectionOptions } from "./selection-io.js";
-export * from "./store-logging.js";
-export * from "./tree.js";
-export * from "./tree-summary.js";
-export * from "./unreadable-node.js";
-export type { NdValue, Scalar, SetValue } from "./values.js";
-export type { HierarchyOptions, NodeSpec } from "./write-nodes.js";
+} from "./nodes/group.js";
+export * from "./nodes/info.js";
+export * from "./nodes/info-rows.js";
+export type { NodeMetadata } from "./nodes/node-documents.js";
+export * from "./nodes/nodes.js";
+export * from "./nodes/tree.js";
+export * from "./nodes/tree-summary.js";
+export * from "./nodes/unreadable-node.js";
+export * from "./write/create-nodes.js";
+export * from "./write/rollback-error.js";
+export type { NdValue, Scalar, SetValue } from "./write/values.js";
+export type { HierarchyOptions, NodeSpec } from "./write/write-nodes.js";

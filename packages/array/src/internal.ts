@@ -5,9 +5,10 @@
  * without a major version. Applications import `@z/array`.
  * @packageDocumentation
  */
-export type { ChunkAccess } from "./chunk-access.js";
-export * from "./group.js";
-export * from "./key-lock.js";
-export * from "./metadata-io.js";
-export * from "./options-like.js";
-export * from "./update-consolidated.js";
+
+export * from "./consolidated/update-consolidated.js";
+export * from "./create/options-like.js";
+export type { ChunkAccess } from "./io/chunk-access.js";
+export * from "./nodes/group.js";
+export * from "./nodes/metadata-io.js";
+export * from "./write/key-lock.js";

@@ -17,7 +17,7 @@ import {
   type Writable,
 } from "@z/store-core";
 import { describe, expect, it } from "vitest";
-import { updateKey } from "../src/read-modify-write.js";
+import { updateKey } from "../src/write/read-modify-write.js";
 
 const SHAPE = [10, 9, 8];
 const CHUNKS = [2, 3, 4];

@@ -31,7 +31,7 @@ import {
   type SetOptions,
 } from "@z/store-core";
 import { describe, expect, it } from "vitest";
-import { dataTypeOfContainer, optionsLike } from "../src/options-like.js";
+import { dataTypeOfContainer, optionsLike } from "../src/create/options-like.js";
 
 const values = (chunk: { data: ArrayLike<unknown> }) => Array.from(chunk.data);
 const chunkKeys = (map: Map<string, Uint8Array>) =>

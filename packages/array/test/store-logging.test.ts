@@ -3,7 +3,7 @@ import { type LogSink, resetLogLevels, setLogger, setLogLevel } from "@z/log";
 import { MapStore } from "@z/store-core";
 import { MemoryStore } from "@z/store-memory";
 import { afterEach, describe, expect, it } from "vitest";
-import { storeKind } from "../src/store-kind.js";
+import { storeKind } from "../src/logging/store-kind.js";
 
 function collector(): LogSink & { messages: string[]; fields: Record<string, unknown>[] } {
   const sink = {

@@ -15,7 +15,7 @@ import {
   readConsolidatedHolder,
   updateConsolidated,
   withHierarchyChange,
-} from "../src/update-consolidated.js";
+} from "../src/consolidated/update-consolidated.js";
 
 /** What consolidated metadata says about every node: kind, attributes, shape. */
 function listing(consolidated: ConsolidatedMetadata | undefined): Record<string, unknown> {

@@ -14,29 +14,24 @@ if (!built)
  * data types load at startup; every other codec (gzip, zstd, blosc, sharding, transpose,
  * crc32c, the filters, ...) and data type (complex, datetime, strings, Arrow, ...) loads when an
  * array's metadata first names it, and so does the sharded read/write path. What a read of a
- * v3 array does not use loads on first use too: the write path (array/src/write-path.ts:
+ * v3 array does not use loads on first use too: the write path (array/src/write/write-path.ts:
  * values, chunk writes and their key locks, resize, append, the metadata documents and the
- * consolidated-metadata update), the v2 parsers (array/src/node-parse-v2.ts), the orthogonal,
- * point, mask and block indexers (array/src/selection-indexers.ts), the logging proxy of
+ * consolidated-metadata update), the v2 parsers (array/src/nodes/node-parse-v2.ts), the orthogonal,
+ * point, mask and block indexers (array/src/io/selection-indexers.ts), the logging proxy of
  * stores (only when store logging is on) and the adapter of a `Map` passed as a store.
  *
- * The core app measures 38.9 kB, the umbrella app 43.0 kB (moving the n-d memory to @z/ndarray,
- * `formatValue` to @z/errors and the helpers other packages share into public modules of their
- * own took 0.2 and 0.5 kB off). The sum is per file, and each file
+ * The core app measures 38.7 kB, the umbrella app 43.1 kB. The sum is per file, and each file
  * costs gzip what it cannot share with the others (the same scripts gzipped as one measure about
- * a fifth less). esbuild's code splitting puts a module in a file of its own for each set of
- * entry points (the app and every `import()` target) that reach it, so a module a lazy chunk
- * shares with the first load can split a first-load file in two: a module moved behind a loader
- * pays off only when that loader's chunk shares nothing new with the first load, and each move is
- * measured. A module is attributed to every entry point whose graph imports it, used or not: a
- * first-load module that imports a name it does not need there (a parser importing the JSON
- * writer for `isJsonObject`) brings that name's module into the first load when a lazy chunk uses
- * it, so such helpers live in files of their own (json-object.ts, dtype-option.ts,
- * array-metadata-json.ts). A barrel of named re-exports is a module of its own too, so the build
- * turns every named block that names a whole module into `export *` (same names,
- * tools/build/split-friendly-barrels.mjs), and every module an index re-exports holds public
- * names only (helpers shared between files or packages live in files of their own, such as
- * json-write.ts next to json.ts). Still in the first load though a read does not use them: the
+ * a fifth less). ARCHITECTURE.md ("Laziness") gives the two rules this budget guards: package
+ * entries re-export whole modules with `export *` (a barrel of named re-exports is a module of
+ * its own, which drags every module it names into each file that reaches it), and a module that
+ * both the first load and a lazy feature import goes into the first load whole. So a first-load
+ * module that imports a name it does not need there (a parser importing the JSON writer for
+ * `isJsonObject`) brings that name's module into the first load when a lazy chunk uses it, and
+ * such helpers live in files of their own (json-object.ts, dtype-option.ts,
+ * array-metadata-json.ts); a module moved behind a loader pays off only when that loader's chunk
+ * shares nothing new with the first load, and each move is measured. Still in the first load
+ * though a read does not use them: the
  * `rectilinear` chunk grid (its parsing is synchronous and public) and `arr.info` (a synchronous
  * getter).
  */

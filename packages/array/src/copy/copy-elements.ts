@@ -1,0 +1,144 @@
+import type { BasicSelection } from "@z/indexing";
+import { chunkRegion } from "@z/indexing/internal";
+import {
+  type ArrayMetadata,
+  arrayMetadataToV2Json,
+  arrayMetadataToV3Json,
+  MetadataError,
+} from "@z/metadata";
+import { product } from "@z/ndarray";
+import { type Readable, throwIfAborted, type Writable } from "@z/store-core";
+import type { Progress } from "../io/chunk-access.js";
+import { DEFAULT_CONCURRENCY, forEachConcurrent } from "../io/concurrency.js";
+import type { ZarrArray } from "../nodes/array.js";
+
+/** Options of {@link copyArrayElements}. */
+export interface CopyElementsOptions {
+  /** Target chunks (or shards) copied at once (default 8). */
+  concurrency?: number;
+  /** Abort the copy; regions in flight finish, no new ones start. */
+  signal?: AbortSignal;
+  /** Called after each target chunk (or shard). */
+  onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * What {@link copyArrayElements} did.
+ * @inline
+ */
+export interface CopiedElements {
+  /** Target chunks (shards for a sharded target) the copy went through. */
+  regions: number;
+  /** Whether stored chunks were copied as bytes (same layout), without decoding. */
+  raw: boolean;
+}
+
+/** The metadata document with what does not affect stored chunks left out. */
+function storedLayout(meta: ArrayMetadata): string {
+  const doc = meta.zarrFormat === 3 ? arrayMetadataToV3Json(meta) : arrayMetadataToV2Json(meta);
+  const { attributes: _a, dimension_names: _d, ...layout } = doc;
+  // A v2 array without a separator uses ".", as readers default (readRaw also finds the
+  // nested keys some old writers used).
+  // Fill values compared as values: `0` and `false` are the same bool fill value.
+  if (meta.fillValueJson !== null)
+    layout.fill_value = meta.dataType.fillToJson(meta.fillValue, meta.zarrFormat);
+  if (meta.zarrFormat === 2) {
+    layout.dimension_separator ??= ".";
+    // Memory order means nothing to chunks of one dimension or fewer.
+    if (meta.shape.length <= 1) layout.order = "C";
+  }
+  // Fill values of 64-bit types are bigints.
+  return JSON.stringify(layout, (_, v) => (typeof v === "bigint" ? `${v}n` : v));
+}
+
+/**
+ * Whether two arrays store their chunks the same way (grid, codecs, fill value, key encoding),
+ * so stored chunks of one are stored chunks of the other, byte for byte.
+ */
+export function sameStoredLayout(a: ArrayMetadata, b: ArrayMetadata): boolean {
+  return storedLayout(a) === storedLayout(b);
+}
+
+/**
+ * How the elements of a block read from `source` become elements `target` takes. A v2 object
+ * array of strings or bytes holds `0` where its fill value (zarr-python 2's default) fills
+ * missing chunks; numcodecs writes such elements as the empty string or bytes, and so does a
+ * copy into a string or bytes type, which take `null` for the empty value.
+ */
+function elementConversion(
+  source: ZarrArray,
+  target: ZarrArray,
+): ((data: unknown) => void) | undefined {
+  if (source.dataType.name !== "object" || target.dataType.name === "object") return undefined;
+  return (data) => {
+    const items = data as unknown[];
+    for (let i = 0; i < items.length; i++) if (items[i] === 0) items[i] = null;
+  };
+}
+
+/** Every grid point of a chunk grid, in C order, one at a time. */
+function* gridPoints(grid: readonly number[]): Generator<number[]> {
+  if (grid.some((n) => n === 0)) return;
+  const coords = grid.map(() => 0);
+  for (;;) {
+    yield [...coords];
+    let axis = grid.length - 1;
+    while (axis >= 0 && ++coords[axis] === grid[axis]) coords[axis--] = 0;
+    if (axis < 0) return;
+  }
+}
+
+/**
+ * Copies every element of `source` into `target`, an array of the same shape, whatever their
+ * chunks, codecs and formats. The work is split along the target's chunk grid (its shards for
+ * a sharded target), and each target chunk or shard is written by exactly one task, whole:
+ * nothing is read back, so no two tasks ever read-modify-write the same stored object. When
+ * both arrays store chunks the same way (grid, codecs, fill value, key encoding), the stored
+ * bytes are copied without decoding. A v2 object array's `0` elements (its missing chunks
+ * under zarr-python 2's default fill value) become empty strings or bytes in a string or bytes
+ * target, as numcodecs writes them.
+ * @throws MetadataError when the shapes differ; the read and write errors of the arrays
+ */
+export async function copyArrayElements(
+  source: ZarrArray,
+  target: ZarrArray,
+  options: CopyElementsOptions = {},
+): Promise<CopiedElements> {
+  if (
+    source.shape.length !== target.shape.length ||
+    source.shape.some((n, i) => n !== target.shape[i])
+  ) {
+    throw new MetadataError(
+      `Cannot copy /${source.path} into /${target.path}: the source's shape is [${source.shape}], the target's [${target.shape}]`,
+    );
+  }
+  const meta = target.metadata;
+  const grid = meta.chunkGrid.gridShape(meta.shape);
+  const total = product(grid);
+  const store = target.store as Readable & Writable;
+  const raw = sameStoredLayout(source.metadata, meta);
+  const convert = elementConversion(source, target);
+  const { signal } = options;
+  let done = 0;
+  await forEachConcurrent(
+    gridPoints(grid),
+    options.concurrency ?? DEFAULT_CONCURRENCY,
+    async (coords) => {
+      throwIfAborted(signal);
+      if (raw) {
+        const bytes = await source.access.stored.get(coords, { signal });
+        if (bytes !== undefined) await store.set(target.chunkKey(coords), bytes, { signal });
+      } else {
+        // The region is one whole target chunk (or shard), so the write replaces it without
+        // reading what was stored; the source may be read in any pieces.
+        const region: BasicSelection = chunkRegion(meta.chunkGrid.axes, coords, meta.shape);
+        const block = await source.get(region, { signal, concurrency: 1 });
+        convert?.(block.data);
+        await target.set(region, block, { signal, concurrency: 1 });
+      }
+      options.onProgress?.({ done: ++done, total });
+    },
+    signal,
+  );
+  return { regions: total, raw };
+}
