@@ -23,6 +23,7 @@ import {
 import { gzipCompressPython } from "@z/compression/deflate-sync";
 import { withContentSize, type ZstdFrame, zstdLayout } from "@z/compression/zstd";
 import { resolveDataTypeV3 } from "@z/metadata";
+import { flipped, noise, rejectsOrSame, sameBytes, spreadPositions } from "@z/test-utils";
 import { ungzip } from "pako";
 import { describe, expect, it } from "vitest";
 
@@ -33,24 +34,7 @@ function smooth(n: number, seed = 1): Uint8Array {
   return new Uint8Array(f.buffer, 0, n);
 }
 
-/** Deterministic pseudo-random bytes (incompressible). */
-function noise(n: number, seed = 7): Uint8Array {
-  const out = new Uint8Array(n);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
 const SIZES = [0, 1, 100, 4095, 70_000, 300_000];
-
-function same(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.compare(a, b) === 0;
-}
 
 /** Runs `decode` and returns what it threw (a test fails if it returned instead). */
 async function decodeError(decode: () => unknown): Promise<Error> {
@@ -82,35 +66,6 @@ async function decodesOrRejects(
   }
 }
 
-/** Decodes corrupt bytes: a DecodeError, or exactly the original data (a flipped bit nobody reads). */
-async function rejectsOrSame(
-  decode: () => Uint8Array | Promise<Uint8Array>,
-  original: Uint8Array,
-): Promise<boolean> {
-  try {
-    const out = await decode();
-    expect(same(out, original)).toBe(true);
-    return false;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DecodeError);
-    return true;
-  }
-}
-
-function flipped(bytes: Uint8Array, at: number, mask = 0x10): Uint8Array {
-  const out = Uint8Array.from(bytes);
-  out[at] ^= mask;
-  return out;
-}
-
-/** Positions spread over a buffer: the first and last 16 bytes and a sample in between. */
-function positions(n: number): number[] {
-  const set = new Set<number>();
-  for (let i = 0; i < Math.min(n, 16); i++) set.add(i).add(n - 1 - i);
-  for (let i = 0; i < n; i += Math.max(1, Math.floor(n / 64))) set.add(i);
-  return [...set].filter((i) => i >= 0 && i < n).sort((a, b) => a - b);
-}
-
 describe("gzip", () => {
   it("round-trips every level and size, and node:zlib reads what it writes", async () => {
     for (const level of [-1, 0, 1, 5, 9]) {
@@ -118,9 +73,11 @@ describe("gzip", () => {
       for (const n of SIZES) {
         const data = smooth(n);
         const encoded = await codec.encode(data);
-        expect(same(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(true);
-        expect(same(await codec.decode(encoded, { maxSize: n + 10 }), data)).toBe(true);
-        expect(same(gunzipSync(encoded), data)).toBe(true);
+        expect(sameBytes(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(
+          true,
+        );
+        expect(sameBytes(await codec.decode(encoded, { maxSize: n + 10 }), data)).toBe(true);
+        expect(sameBytes(gunzipSync(encoded), data)).toBe(true);
       }
     }
   });
@@ -129,13 +86,13 @@ describe("gzip", () => {
     const data = smooth(50_000);
     for (const level of [-1, 0, 1, 5, 9]) {
       const encoded = await new GzipCodec(level).encode(data);
-      expect(same(encoded, gzipCompressPython(data, level))).toBe(false);
+      expect(sameBytes(encoded, gzipCompressPython(data, level))).toBe(false);
       expect([...encoded.subarray(0, 3)]).toEqual([0x1f, 0x8b, 8]);
       const trailer = new DataView(encoded.buffer, encoded.byteOffset + encoded.length - 8);
       expect(trailer.getUint32(0, true)).toBe(nodeCrc32(data));
       expect(trailer.getUint32(4, true)).toBe(data.length);
       // pako (what browsers decode with) reads it too.
-      expect(same(ungzip(encoded), data)).toBe(true);
+      expect(sameBytes(ungzip(encoded), data)).toBe(true);
     }
   });
 
@@ -159,8 +116,10 @@ describe("zlib", () => {
       for (const n of SIZES) {
         const data = smooth(n);
         const encoded = await codec.encode(data);
-        expect(same(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(true);
-        expect(same(inflateSync(encoded), data)).toBe(true);
+        expect(sameBytes(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(
+          true,
+        );
+        expect(sameBytes(inflateSync(encoded), data)).toBe(true);
       }
     }
   });
@@ -226,17 +185,17 @@ describe("zstd", () => {
           const data = smooth(n);
           const encoded = await codec.encode(data);
           expect(encoded[4] & 0x04).toBe(checksum ? 0x04 : 0);
-          expect(same(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(
-            true,
-          );
-          expect(same(await codec.decode(encoded, { maxSize: n + 10 }), data)).toBe(true);
+          expect(
+            sameBytes(await codec.decode(encoded, { expectedSize: n, maxSize: n }), data),
+          ).toBe(true);
+          expect(sameBytes(await codec.decode(encoded, { maxSize: n + 10 }), data)).toBe(true);
         }
       }
     }
     const data = noise(10_000);
-    expect(same(await new ZstdCodec(3).encode(data), await new ZstdCodec(3).encode(data))).toBe(
-      true,
-    );
+    expect(
+      sameBytes(await new ZstdCodec(3).encode(data), await new ZstdCodec(3).encode(data)),
+    ).toBe(true);
   });
 
   it("fails fast when the declared content size exceeds the bound", async () => {
@@ -281,7 +240,7 @@ describe("zstd", () => {
       expect(error.message).toMatch(/too small|corrupt/i);
     }
     expect(
-      same(
+      sameBytes(
         await codec.decode(withContentSize(windowed, frame, 1 << 20), { maxSize: 1 << 30 }),
         data,
       ),
@@ -295,10 +254,10 @@ describe("zstd", () => {
       const raw = noise(1000);
       const frame = handmadeFrame([{ raw }, { rle: 7, size: 500 }]);
       const expected = Buffer.concat([raw, new Uint8Array(500).fill(7)]);
-      expect(same(await codec.decode(frame, { maxSize: 1500 }), expected)).toBe(true);
-      expect(same(await codec.decode(frame, { expectedSize: 1500, maxSize: 1500 }), expected)).toBe(
-        true,
-      );
+      expect(sameBytes(await codec.decode(frame, { maxSize: 1500 }), expected)).toBe(true);
+      expect(
+        sameBytes(await codec.decode(frame, { expectedSize: 1500, maxSize: 1500 }), expected),
+      ).toBe(true);
       await decodeError(() => codec.decode(frame, { maxSize: 1499 }));
     });
 
@@ -320,14 +279,16 @@ describe("zstd", () => {
         const data = smooth(1 << 20);
         const stripped = withoutContentSize(await new ZstdCodec(3, checksum).encode(data));
         const n = data.length;
-        expect(same(await codec.decode(stripped, { expectedSize: n, maxSize: n }), data)).toBe(
+        expect(sameBytes(await codec.decode(stripped, { expectedSize: n, maxSize: n }), data)).toBe(
           true,
         );
         // The block bound depends on how the encoder split the blocks (native libzstd 1.5.6+
         // splits them smaller than 128 KiB), so it is read from the frame.
         const [frame] = (zstdLayout(stripped) as { frames: ZstdFrame[] }).frames;
         expect(frame.blockBound).toBeGreaterThanOrEqual(n);
-        expect(same(await codec.decode(stripped, { maxSize: frame.blockBound }), data)).toBe(true);
+        expect(sameBytes(await codec.decode(stripped, { maxSize: frame.blockBound }), data)).toBe(
+          true,
+        );
         await decodeError(() => codec.decode(stripped, { expectedSize: n - 1, maxSize: n - 1 }));
         await decodeError(() => codec.decode(stripped, { maxSize: n - 1 }));
       }
@@ -345,7 +306,7 @@ describe("zstd", () => {
     ]);
     const both = Buffer.concat([a, b]);
     expect(
-      same(
+      sameBytes(
         await new ZstdCodec().decode(joined, { expectedSize: both.length, maxSize: both.length }),
         both,
       ),
@@ -382,15 +343,21 @@ describe("zstd", () => {
     await decodeError(() => codec.decode(flipped(encoded, 4, 0x08), { maxSize: 2 * n }));
     // With a checksum, corruption anywhere is caught (the descriptor's unused bit 4 is ignored by design).
     let rejected = 0;
-    for (const at of positions(encoded.length)) {
+    for (const at of spreadPositions(encoded.length)) {
       const bad = flipped(encoded, at, 0x01);
-      if (await rejectsOrSame(() => codec.decode(bad, { expectedSize: n, maxSize: n }), data))
+      if (
+        await rejectsOrSame(
+          () => codec.decode(bad, { expectedSize: n, maxSize: n }),
+          data,
+          DecodeError,
+        )
+      )
         rejected++;
     }
     expect(rejected).toBeGreaterThan(50);
     // Without one, zstd cannot always tell: either an error or data of the right size.
     const plain = await new ZstdCodec(3).encode(data);
-    for (const at of positions(plain.length))
+    for (const at of spreadPositions(plain.length))
       await decodesOrRejects(new ZstdCodec(), flipped(plain, at), n);
   });
 
@@ -428,9 +395,9 @@ describe("numcodecs.lz4", () => {
         for (const data of [smooth(n), noise(n)]) {
           const encoded = await c.encode(data);
           expect(new DataView(encoded.buffer, encoded.byteOffset).getUint32(0, true)).toBe(n);
-          expect(same(c.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(true);
-          expect(same(c.decode(encoded, { maxSize: n + 1 }), data)).toBe(true);
-          if (n > 0) expect(same(await new LZ4().decode(encoded), data)).toBe(true);
+          expect(sameBytes(c.decode(encoded, { expectedSize: n, maxSize: n }), data)).toBe(true);
+          expect(sameBytes(c.decode(encoded, { maxSize: n + 1 }), data)).toBe(true);
+          if (n > 0) expect(sameBytes(await new LZ4().decode(encoded), data)).toBe(true);
         }
       }
     }
@@ -441,7 +408,7 @@ describe("numcodecs.lz4", () => {
       Buffer.from("ab".repeat(40_000)),
     ]);
     const encoded = await codec.encode(runs);
-    expect(same(codec.decode(encoded, { maxSize: runs.length }), runs)).toBe(true);
+    expect(sameBytes(codec.decode(encoded, { maxSize: runs.length }), runs)).toBe(true);
   });
 
   it("checks the size header against the bound before allocating", async () => {
@@ -470,7 +437,7 @@ describe("numcodecs.lz4", () => {
     for (let cut = 0; cut < encoded.length; cut += cut < 64 ? 1 : 97) {
       await decodeError(() => codec.decode(encoded.subarray(0, cut), { maxSize: data.length }));
     }
-    for (const at of positions(encoded.length))
+    for (const at of spreadPositions(encoded.length))
       await decodesOrRejects(codec, flipped(encoded, at), data.length);
     // Random garbage after a plausible header never crashes or overruns.
     for (let seed = 1; seed <= 200; seed++) {
@@ -503,7 +470,7 @@ describe("32-bit checksum codecs", () => {
         expect(codec.location).toBe(location ?? (kind === "crc32c" ? "end" : "start"));
         const checksum = new DataView(encoded.buffer).getUint32(where, true);
         expect(checksum).toBe({ crc32, adler32, crc32c: undefined }[kind]?.(data) ?? checksum);
-        expect(same(codec.decode(encoded), data)).toBe(true);
+        expect(sameBytes(codec.decode(encoded), data)).toBe(true);
         for (const at of [0, 3, 4, 500, encoded.length - 1]) {
           expect(() => codec.decode(flipped(encoded, at, 0x01))).toThrow(ChecksumError);
         }
@@ -511,9 +478,9 @@ describe("32-bit checksum codecs", () => {
       }
     }
     // numcodecs.crc32c lays chunks out like the v3 crc32c codec.
-    expect(same(new Checksum32Codec("crc32c").encode(data), new Crc32cCodec().encode(data))).toBe(
-      true,
-    );
+    expect(
+      sameBytes(new Checksum32Codec("crc32c").encode(data), new Crc32cCodec().encode(data)),
+    ).toBe(true);
   });
 
   it("validate their configuration", () => {

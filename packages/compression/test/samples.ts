@@ -1,25 +1,10 @@
 // Test data and checks shared by the algorithm tests.
 import fc from "fast-check";
 import { expect } from "vitest";
+
+export { noise, sameBytes as same } from "@z/test-utils";
+
 import { DecompressionError } from "../src/errors.js";
-
-/** Deterministic pseudo-random bytes (incompressible). */
-export function noise(n: number, seed = 7): Uint8Array {
-  const out = new Uint8Array(n);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
-/** Whether two buffers hold the same bytes. */
-export function same(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.compare(a, b) === 0;
-}
 
 /** Runs `decode` on bad data and returns the DecompressionError it must throw. */
 export async function rejection(decode: () => unknown): Promise<DecompressionError> {

@@ -2,6 +2,7 @@ export * from "./azurite.js";
 export * from "./browser/index.js";
 export * from "./built.js";
 export * from "./cli.js";
+export * from "./corrupt-bytes.js";
 export * from "./expected.js";
 export * from "./fixtures.js";
 export * from "./golden.js";
