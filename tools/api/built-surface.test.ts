@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import { SNAPSHOT_DIR } from "./api-surface.js";
 
 /*
- * The build turns named re-export blocks of the compiled entries into `export *` where that
- * names the same module exports (tools/build/split-friendly-barrels.mjs, for esbuild's code
- * splitting). This checks that the compiled `dist/index.js` of every package exports at runtime
- * exactly the values of its API snapshot: no internal name leaks, none goes missing.
+ * Package entries re-export whole modules with `export *` (so bundlers bind names straight to
+ * their modules; ARCHITECTURE.md, "Laziness"). This checks that the compiled `dist/index.js` of
+ * every package exports at runtime exactly the values of its API snapshot: no internal name
+ * leaks, none goes missing.
  */
 const packagesRoot = join(import.meta.dirname, "../../packages");
 const built = readdirSync(packagesRoot).filter((name) =>

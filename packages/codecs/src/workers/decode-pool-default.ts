@@ -1,6 +1,6 @@
 // The default pool and the missing-registration check: public through `@z/codecs/workers`, shared
-// with the other @z packages through `@z/codecs/internal`; apart from decode-pool.ts so the
-// `@z/codecs` index re-exports that file whole (tools/build/split-friendly-barrels.mjs).
+// with the other @z packages through `@z/codecs/internal`; apart from decode-pool.ts, whose names
+// are all public (the `@z/codecs` index re-exports it whole).
 import type { ChunkDecodePool } from "./decode-pool.js";
 
 /** What `setDefaultDecodePool` chose: a pool, `false` (inline), or undefined (the platform's way). */
