@@ -179,10 +179,12 @@ export async function benchStrings(options = {}) {
     // A vlen-utf8 chunk read into Arrow through the array API (one copy, no JS strings).
     const store = new Map([["c/0", vlen]]);
     const array = {
-      io: {
-        pipeline: { arrayToArray: [], arrayToBytes: { codec: ours, spec }, bytesToBytes: [] },
-        readRaw: async () => store.get("c/0"),
-        fillChunk: () => ({ data: stringDataType.create(count), shape: [count], stride: [1] }),
+      access: {
+        stored: { get: async () => store.get("c/0") },
+        runner: {
+          pipeline: { arrayToArray: [], arrayToBytes: { codec: ours, spec }, bytesToBytes: [] },
+          fillChunk: () => ({ data: stringDataType.create(count), shape: [count], stride: [1] }),
+        },
       },
       getChunk: async () => undefined,
       chunkKey: () => "c/0",
