@@ -12,8 +12,6 @@ import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import type { PartialReads } from "./partial-reads.js";
 import { PipelineRunner } from "./pipeline-runner.js";
 
-/** Chunk writes, loaded with the first write (see write-path.ts). */
-
 /** Decodes the chunks of a group and hands them to `use`, in the order of its items. */
 type GroupReader = (
   group: ChunkGroup,

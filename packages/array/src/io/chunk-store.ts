@@ -3,8 +3,6 @@ import { joinKey, type Readable, type Writable } from "@z/store-core";
 import { loadWritePath } from "../lazy-features.js";
 import type { KeyUpdate, UpdateKeyOptions } from "../write/read-modify-write.js";
 
-/** Chunk writes (read-modify-write, key locks), loaded with the first write (see write-path.ts). */
-
 /**
  * Where an array's stored chunks are and how they change: the key of each chunk (the v2
  * separator included), reads of its bytes, and writes that replace, update (read-modify-write,

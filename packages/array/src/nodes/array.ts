@@ -29,8 +29,6 @@ import type { NdValue, SetValue } from "../write/values.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import type { NodeMetadata } from "./node-documents.js";
 
-/** The indexers of the other selection modes, loaded on first use (see selection-indexers.ts). */
-/** Writes, append and resize, loaded on first use (see write-path.ts). */
 /** How an array object was opened. */
 export interface ArrayState {
   /**

@@ -29,8 +29,6 @@ import type { NodeMetadata } from "./node-documents.js";
 import { renderTree, type TreeOptions } from "./tree.js";
 import { UnreadableNode } from "./unreadable-node.js";
 
-/** Attribute updates, loaded on first use (see write-path.ts). */
-
 /** How a group object was opened (passed on to the nodes opened through it). */
 export interface GroupState {
   /** The consolidated metadata of the nodes below the group, if it has (or inherits) some. */

@@ -10,8 +10,6 @@ import { loadExtensionsFor } from "./load-extensions.js";
 import type { NodeMetadata } from "./node-documents.js";
 import { parseV3Node } from "./node-parse.js";
 
-/** The v2 document parsers, loaded when a v2 node is found (see node-parse-v2.ts). */
-
 /** Options of metadata reads. */
 export interface ReadMetadataOptions {
   /** Only look for this format; by default v3 is tried first, then v2. */

@@ -33,8 +33,6 @@ import {
 import { parseV3Node } from "../nodes/node-parse.js";
 import { replaceKey, updateKey } from "./read-modify-write.js";
 
-/** The v2 document parsers, loaded when a v2 document is updated (see node-parse-v2.ts). */
-
 /** One node's own change to its metadata: attributes merged (or replaced), or a new shape. */
 export interface MetadataChange {
   /** Attributes to merge onto the stored ones (replacing them with `replaceAttributes`). */

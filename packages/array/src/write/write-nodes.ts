@@ -31,8 +31,6 @@ import { readNodeMetadata, writeManyDocuments } from "../nodes/metadata-io.js";
 import { type NodeMetadata, nodeMetadataDocuments } from "../nodes/node-documents.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
 
-/** The read-modify-write of consolidated metadata, loaded on first use (see write-path.ts). */
-
 // Writing new nodes to a store, at the level of metadata: the shared path under createArray,
 // createGroup, createHierarchy, the group methods and node copies. It builds no group
 // objects (group.ts and create-nodes.ts do, from what it wrote), so it imports neither.
