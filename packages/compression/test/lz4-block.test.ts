@@ -1,4 +1,3 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DecompressionError } from "../src/errors.js";
 import {
@@ -8,19 +7,7 @@ import {
   lz4DecompressBlock,
   lz4hcCompressBlock,
 } from "../src/lz4.js";
-import { decodeFramed, lzData, noise } from "./samples.js";
-
-/*
- * The lz4 block decoder copies short literals and matches 8 bytes at a time, which may write a
- * few bytes past a copy's end inside the stream's output. These properties check the output
- * against the input it came from, and that nothing outside the output buffer is ever
- * written, for valid and corrupted streams alike.
- */
-
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
-
-const dataArb = lzData(300, 150);
-const LZ4 = (src: Uint8Array, dst: Uint8Array) => lz4DecompressBlock(src, dst);
+import { noise } from "./samples.js";
 
 function compress(data: Uint8Array): Uint8Array {
   const dst = new Uint8Array(lz4CompressBound(data.length));
@@ -38,42 +25,8 @@ function repetitive(n: number): Uint8Array {
   return Uint8Array.from({ length: n }, (_, i) => ((i >> 5) % 17) * ((i >> 11) % 3));
 }
 
-describe("lz4 block decoding, 8 bytes at a time", () => {
-  it("gives back the input and writes nothing outside its output", () => {
-    fc.assert(
-      fc.property(dataArb, (data) => {
-        const { result, out, marginsIntact } = decodeFramed(LZ4, compress(data), data.length);
-        expect(result).toBe(data.length);
-        expect(out).toEqual(data);
-        expect(marginsIntact).toBe(true);
-      }),
-      { numRuns: RUNS },
-    );
-  });
-
-  it("corrupted streams: a DecompressionError or some output, never a write outside it", () => {
-    fc.assert(
-      fc.property(
-        dataArb,
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), {
-          minLength: 1,
-          maxLength: 4,
-        }),
-        fc.integer({ min: -8, max: 8 }),
-        (data, flips, sizeChange) => {
-          const stream = compress(data).slice();
-          if (stream.length === 0) return;
-          for (const [at, value] of flips) stream[at % stream.length] = value;
-          const size = Math.max(0, data.length + sizeChange);
-          const { result, marginsIntact } = decodeFramed(LZ4, stream, size);
-          if (typeof result === "number") expect(result).toBeLessThanOrEqual(size);
-          expect(marginsIntact).toBe(true);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  });
-
+// Round trips and corrupt streams of the block decoder are properties in lz-family.test.ts.
+describe("lz4 block decoding", () => {
   it("rejects matches before the start of the data", () => {
     // One sequence: 1 literal, then a match 2 bytes back (only 1 byte exists).
     expect(() =>
