@@ -17,6 +17,7 @@ export * from "./deflate-sync.js";
 export * from "./errors.js";
 export * from "./lz4.js";
 export * from "./lzma.js";
+export * from "./paths.js";
 export * from "./snappy.js";
 export * from "./xxhash.js";
 export * from "./zstd.js";
