@@ -8,6 +8,7 @@
 export * from "./bool-array.js";
 export * from "./bytes-order.js";
 export * from "./containers.js";
+export * from "./element-ranges.js";
 export * from "./float16.js";
 export * from "./memory-layout.js";
 export * from "./strided.js";
