@@ -2,6 +2,9 @@
 // encoded sizes, a decoder bounded by the chunk spec, typed errors for bad input.
 import { type ChunkSpec, loadCodecs, registeredCodecs } from "@z/codecs";
 import { type CodecContractOptions, chunkOf, describeCodecContract } from "@z/codecs/testing";
+import { useCompressionPaths } from "@z/compression";
+import { simdKernels, wasmSimdSupported } from "@z/compression/internal";
+import { zstdIsNative } from "@z/compression/zstd";
 import {
   type JsonValue,
   loadDataTypesFor,
@@ -9,7 +12,7 @@ import {
   resolveDataTypeV3,
 } from "@z/metadata";
 import { havePython, runPython } from "@z/test-utils";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const spec = (dtype: string, shape: number[], fillValue: unknown = 0): ChunkSpec => ({
   shape,
@@ -318,3 +321,34 @@ for (const [name, variants] of Object.entries(VARIANTS)) {
   for (const { label, ...options } of variants)
     describeCodecContract(label ? `${name} (${label})` : name, options);
 }
+
+// zstd runs natively where node:zlib has it (Node 22.15 and later) and in WebAssembly elsewhere:
+// where both are here, its codecs meet the contract on the WebAssembly path too.
+describe.runIf(zstdIsNative())("with the native path ruled out (zstd in WebAssembly)", () => {
+  beforeAll(() => useCompressionPaths({ native: false }));
+  afterAll(() => useCompressionPaths({ native: true }));
+  it("zstd runs in WebAssembly", () => expect(zstdIsNative()).toBe(false));
+  for (const name of ["zstd", "numcodecs.zstd"]) {
+    for (const { label, ...options } of VARIANTS[name])
+      describeCodecContract(label ? `${name} (${label})` : name, options);
+  }
+});
+
+// Blosc's shuffles and LZ4 block decoding run in SIMD WebAssembly where the engine has it (the
+// codecs load it on first use) and in JavaScript elsewhere: their codecs meet the contract on
+// both paths.
+describe.runIf(wasmSimdSupported())(
+  "with the SIMD path ruled out (Blosc and LZ4 in JavaScript)",
+  () => {
+    it("the SIMD kernels were in use before", () => expect(simdKernels()).toBeDefined());
+    describe("in JavaScript", () => {
+      beforeAll(() => useCompressionPaths({ simd: false }));
+      afterAll(() => useCompressionPaths({ simd: true }));
+      it("the SIMD kernels are not used", () => expect(simdKernels()).toBeUndefined());
+      for (const name of ["blosc", "numcodecs.blosc", "numcodecs.lz4"]) {
+        for (const { label, ...options } of VARIANTS[name])
+          describeCodecContract(label ? `${name} (${label})` : name, options);
+      }
+    });
+  },
+);

@@ -4,6 +4,7 @@
 // CI), and Node 20 checks that zstd then falls back to WebAssembly.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { useCompressionPaths } from "../src/paths.js";
 import * as browserInflate from "../src/platform/inflate-impl.browser.js";
 import { nativeCodecs } from "../src/platform/native.node.js";
 import { loadZstdDecoder, zstdCompressWasm } from "../src/wasm.js";
@@ -67,6 +68,21 @@ describe("node:zlib gzip and zlib", () => {
 describe("zstd", () => {
   it(`node:zlib has zstd exactly where Node is 22.15 or later (here ${process.version})`, () => {
     expect(zstd !== undefined).toBe(zstdExpected);
+    expect(zstdIsNative()).toBe(zstdExpected);
+  });
+
+  it("with the native path ruled out, writes numcodecs.js' bytes and says it is not native", async () => {
+    const data = new Uint8Array(50_000).map((_, i) => (i >> 5) % 9);
+    useCompressionPaths({ native: false });
+    try {
+      expect(zstdIsNative()).toBe(false);
+      for (const level of [1, 3, 7])
+        expect(same(await zstdCompress(data, level), await zstdCompressWasm(data, level))).toBe(
+          true,
+        );
+    } finally {
+      useCompressionPaths({ native: true });
+    }
     expect(zstdIsNative()).toBe(zstdExpected);
   });
 

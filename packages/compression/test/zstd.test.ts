@@ -1,10 +1,34 @@
-// zstd through the platform's engine (node:zlib's libzstd where Node has it, else WebAssembly):
-// round trips, checksums, and bounded decoding of declared, undeclared and hostile sizes.
+// zstd on every path this Node has (node:zlib's libzstd from Node 22.15, and libzstd compiled to
+// WebAssembly, which `useCompressionPaths({ native: false })` forces): round trips, checksums,
+// and bounded decoding of declared, undeclared and hostile sizes; then both paths side by side,
+// which must give the same bytes and reject the same data.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DecompressionError } from "../src/errors.js";
-import { withContentSize, zstdCompress, zstdDecompress, zstdLayout } from "../src/zstd.js";
+import { useCompressionPaths } from "../src/paths.js";
+import {
+  withContentSize,
+  zstdCompress,
+  zstdDecompress,
+  zstdIsNative,
+  zstdLayout,
+} from "../src/zstd.js";
 import { rejection } from "./samples.js";
+
+const hasNative = zstdIsNative();
+if (!hasNative) console.warn(`[zstd] Node ${process.version} has no native zstd: WebAssembly only`);
+/** The paths to run the suite on: the native one only where node:zlib has zstd. */
+const PATHS = hasNative ? (["native", "WebAssembly"] as const) : (["WebAssembly"] as const);
+
+/** Runs `body` with the native path allowed or not, restoring the default after. */
+async function onPath<R>(native: boolean, body: () => Promise<R>): Promise<R> {
+  useCompressionPaths({ native });
+  try {
+    return await body();
+  } finally {
+    useCompressionPaths({ native: true });
+  }
+}
 
 /** Compressible bytes. */
 function bytes(n: number, seed = 1): Uint8Array {
@@ -17,7 +41,14 @@ function bytes(n: number, seed = 1): Uint8Array {
   return out;
 }
 
-describe("zstd", () => {
+describe.each(PATHS)("zstd on the %s path", (path) => {
+  beforeAll(() => useCompressionPaths({ native: path === "native" }));
+  afterAll(() => useCompressionPaths({ native: true }));
+
+  it(`runs ${path === "native" ? "natively" : "in WebAssembly"}`, () => {
+    expect(zstdIsNative()).toBe(path === "native");
+  });
+
   it("round-trips any data at any level, with and without a content checksum", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -90,6 +121,70 @@ describe("zstd", () => {
       } catch (error) {
         expect(error).toBeInstanceOf(DecompressionError);
       }
+    }
+  });
+});
+
+/** What decoding gave: the bytes, or the facts of the DecompressionError it threw. */
+async function outcome(decode: () => Promise<Uint8Array>) {
+  try {
+    return { bytes: Buffer.from(await decode()).toString("hex") };
+  } catch (error) {
+    expect(error).toBeInstanceOf(DecompressionError);
+    const { format, limit } = error as DecompressionError;
+    return { error: { format, limit } };
+  }
+}
+
+describe.runIf(hasNative)("zstd: the native and WebAssembly paths agree", () => {
+  it("on frames either path writes, intact, cut short, with a byte changed or a wrong size", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 40_000 }),
+        fc.integer({ min: 1, max: 19 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.oneof(
+          fc.constant({ kind: "intact" as const }),
+          fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), bit: fc.nat(7) }),
+          fc.record({ kind: fc.constant("cut" as const), at: fc.nat() }),
+          fc.record({ kind: fc.constant("size" as const), delta: fc.integer({ min: -3, max: 3 }) }),
+        ),
+        async (n, level, checksum, nativeWrites, change) => {
+          const data = bytes(n, n * 3 + level);
+          const frame = await onPath(nativeWrites, () => zstdCompress(data, level, checksum));
+          let input = frame;
+          let expectedSize = n;
+          if (change.kind === "flip") {
+            input = frame.slice();
+            input[change.at % frame.length] ^= 1 << change.bit;
+          } else if (change.kind === "cut") {
+            input = frame.subarray(0, change.at % frame.length);
+          } else if (change.kind === "size") {
+            expectedSize = Math.max(0, n + change.delta);
+          }
+          const options = { maxSize: n + 16, expectedSize };
+          const native = await onPath(true, () => outcome(() => zstdDecompress(input, options)));
+          const wasm = await onPath(false, () => outcome(() => zstdDecompress(input, options)));
+          expect(native).toEqual(wasm);
+          if (change.kind === "intact" && expectedSize === n)
+            expect(native).toEqual({ bytes: Buffer.from(data).toString("hex") });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("each path reads what the other writes, at the levels both reach", async () => {
+    const data = bytes(200_000, 7);
+    for (const level of [1, 3, 9]) {
+      const native = await onPath(true, () => zstdCompress(data, level, true));
+      const wasm = await onPath(false, () => zstdCompress(data, level, true));
+      const opts = { maxSize: data.length, expectedSize: data.length };
+      const fromNative = await onPath(false, () => zstdDecompress(native, opts));
+      const fromWasm = await onPath(true, () => zstdDecompress(wasm, opts));
+      expect(Buffer.compare(fromNative, data)).toBe(0);
+      expect(Buffer.compare(fromWasm, data)).toBe(0);
     }
   });
 });

@@ -1,6 +1,6 @@
-import { nativeCodecs } from "#native";
 import { xxhash64 } from "../checksums/xxhash64.js";
 import { zstdCompressWasm } from "../wasm.js";
+import { nativeZstd } from "./native.js";
 
 /** libzstd's default level, which it also uses when asked for level 0. */
 const DEFAULT_LEVEL = 3;
@@ -10,8 +10,9 @@ const MAX_LEVEL = 22;
 
 /**
  * Compresses `data` into one zstd frame that states its content size: with node:zlib's native
- * libzstd on libuv's thread pool where Node has it (22.15 and later), else with libzstd compiled
- * to WebAssembly (numcodecs.js, loaded on first use). Level 0 means libzstd's default (3);
+ * libzstd on libuv's thread pool where Node has it (22.15 and later) and the native path is
+ * allowed (see `useCompressionPaths`), else with libzstd compiled to WebAssembly
+ * (numcodecs.js, loaded on first use). Level 0 means libzstd's default (3);
  * levels are clamped to libzstd's range. The WebAssembly build cannot reach negative levels and
  * uses 1 for them. With `checksum`, the frame ends with its XXH64 content checksum (added here
  * for the WebAssembly build, which has no such option, exactly where libzstd puts it).
@@ -21,7 +22,7 @@ export async function zstdCompress(
   level = 0,
   checksum = false,
 ): Promise<Uint8Array> {
-  const native = nativeCodecs?.zstd;
+  const native = nativeZstd();
   if (native) {
     const clamped = level === 0 ? DEFAULT_LEVEL : Math.max(MIN_LEVEL, Math.min(MAX_LEVEL, level));
     return native.compress(data, clamped, checksum);
@@ -37,9 +38,4 @@ function withContentChecksum(frame: Uint8Array, content: Uint8Array): Uint8Array
   out[4] |= 0x04;
   new DataView(out.buffer).setUint32(frame.length, xxhash64(content)[1], true);
   return out;
-}
-
-/** Whether {@link zstdCompress} and zstd decoding run natively here (node:zlib's libzstd). */
-export function zstdIsNative(): boolean {
-  return nativeCodecs?.zstd !== undefined;
 }

@@ -1,9 +1,9 @@
-import { nativeCodecs } from "#native";
 import { concat } from "../concat.js";
 import { DecompressionError } from "../errors.js";
 import { messageOf } from "../message-of.js";
 import { loadZstdDecoder } from "../wasm.js";
 import { withContentSize, type ZstdFrame, zstdLayout } from "./frame.js";
+import { nativeZstd } from "./native.js";
 
 /** Options of {@link zstdDecompress}. */
 export interface ZstdDecompressOptions {
@@ -15,8 +15,9 @@ export interface ZstdDecompressOptions {
 
 /**
  * Decompresses zstd data (every frame; skippable frames are skipped) into at most `maxSize`
- * bytes: node:zlib's native libzstd on libuv's thread pool where Node has it, else zstddec
- * (libzstd's decoder compiled to WebAssembly, loaded on first use).
+ * bytes: node:zlib's native libzstd on libuv's thread pool where Node has it and the native path
+ * is allowed (see `useCompressionPaths`), else zstddec (libzstd's decoder compiled to
+ * WebAssembly, loaded on first use). Both give the same bytes and reject the same data.
  *
  * It first walks the frame and block headers: a declared content size beyond the bound fails
  * at once, and truncated or malformed frames never reach libzstd. A frame that does not declare
@@ -43,7 +44,7 @@ export async function zstdDecompress(
     );
   }
   const [only] = frames;
-  const native = nativeCodecs?.zstd;
+  const native = nativeZstd();
   if (native && frames.length === 1 && only.contentSize !== undefined && only.contentSize > 0) {
     let out: Uint8Array;
     try {
