@@ -3,7 +3,6 @@
 import { type ChunkSpec, loadCodecs, registeredCodecs } from "@z/codecs";
 import { type CodecContractOptions, chunkOf, describeCodecContract } from "@z/codecs/testing";
 import { useCompressionPaths } from "@z/compression";
-import { simdKernels, wasmSimdSupported } from "@z/compression/internal";
 import { zstdIsNative } from "@z/compression/zstd";
 import {
   type JsonValue,
@@ -333,22 +332,3 @@ describe.runIf(zstdIsNative())("with the native path ruled out (zstd in WebAssem
       describeCodecContract(label ? `${name} (${label})` : name, options);
   }
 });
-
-// Blosc's shuffles and LZ4 block decoding run in SIMD WebAssembly where the engine has it (the
-// codecs load it on first use) and in JavaScript elsewhere: their codecs meet the contract on
-// both paths.
-describe.runIf(wasmSimdSupported())(
-  "with the SIMD path ruled out (Blosc and LZ4 in JavaScript)",
-  () => {
-    it("the SIMD kernels were in use before", () => expect(simdKernels()).toBeDefined());
-    describe("in JavaScript", () => {
-      beforeAll(() => useCompressionPaths({ simd: false }));
-      afterAll(() => useCompressionPaths({ simd: true }));
-      it("the SIMD kernels are not used", () => expect(simdKernels()).toBeUndefined());
-      for (const name of ["blosc", "numcodecs.blosc", "numcodecs.lz4"]) {
-        for (const { label, ...options } of VARIANTS[name])
-          describeCodecContract(label ? `${name} (${label})` : name, options);
-      }
-    });
-  },
-);
