@@ -1,9 +1,10 @@
 import { locateError } from "@z/errors";
 import { getLogger } from "@z/log";
 import { MetadataError, type NamedConfig } from "@z/metadata";
-import { type Chunk, product } from "@z/ndarray";
+import { type Chunk, type IndexRange, product } from "@z/ndarray";
 import type { ByteRangeSource } from "./byte-source.js";
-import { DecodeError } from "./errors.js";
+import { BytesCodec } from "./core/bytes.js";
+import { CodecError, DecodeError } from "./errors.js";
 import type {
   PartialArrayToBytes,
   PartialDecoder,
@@ -15,7 +16,9 @@ import { resolveCodec } from "./registry.js";
 import type {
   ArrayToArrayCodec,
   ArrayToBytesCodec,
+  BytesDecodeOptions,
   BytesToBytesCodec,
+  ChunkDecodeOptions,
   ChunkSpec,
   Codec,
 } from "./types.js";
@@ -218,26 +221,57 @@ export class CodecPipeline {
   }
 
   /**
+   * Whether {@link decode} uses its options' `elements` and `into`: the pipeline is the `bytes`
+   * codec and bytes-to-bytes codecs, so the decoded bytes are the chunk's elements in C order.
+   */
+  get takesDecodeHints(): boolean {
+    return this.arrayToArray.length === 0 && this.arrayToBytes.codec instanceof BytesCodec;
+  }
+
+  /**
    * Decodes stored bytes into a chunk of the pipeline's spec (possibly with non-C strides, e.g.
    * after a transpose).
-   * @throws DecodeError (corrupt, truncated or wrongly sized data), ChecksumError
+   *
+   * With `options.elements`, only those elements of the result are valid (the others are
+   * unspecified): the last bytes-to-bytes codec (blosc) may decode only the part of the chunk
+   * that holds them. With `options.into`, the decoded bytes go there. Both only when
+   * {@link takesDecodeHints}; otherwise the whole chunk is decoded as without them.
+   * @throws DecodeError (corrupt, truncated or wrongly sized data), ChecksumError; CodecError for
+   *   elements outside the chunk or an `into` of the wrong size
    */
-  async decode(bytes: Uint8Array): Promise<Chunk> {
+  async decode(bytes: Uint8Array, options: ChunkDecodeOptions = {}): Promise<Chunk> {
     const start = codecLog.enabled("debug") ? performance.now() : -1;
     const stored = bytes.length;
+    const hints = this.takesDecodeHints;
+    const into = hints ? options.into : undefined;
+    const ranges = hints && options.elements ? this.byteRanges(options.elements) : undefined;
+    if (into !== undefined && into.length !== this.sizes[0]) {
+      throw new CodecError(
+        `The destination has ${into.length} bytes; a [${this.spec.shape}] chunk of ${this.spec.dataType.name} decodes to ${this.sizes[0]}`,
+      );
+    }
     for (let k = this.bytesToBytes.length - 1; k >= 0; k--) {
       const expectedSize = this.sizes[k];
       const codec = this.bytesToBytes[k];
       const input = bytes;
-      bytes = await naming(codec, () =>
-        codec.decode(input, { expectedSize, maxSize: expectedSize ?? this.maxDecodedBytes }),
-      );
+      const decodeOptions: BytesDecodeOptions = {
+        expectedSize,
+        maxSize: expectedSize ?? this.maxDecodedBytes,
+      };
+      // Only the last decoder's output is the chunk's bytes, which the hints speak of.
+      if (k === 0 && ranges !== undefined) decodeOptions.ranges = ranges;
+      if (k === 0 && into !== undefined) decodeOptions.into = into;
+      bytes = await naming(codec, () => codec.decode(input, decodeOptions));
       if (expectedSize !== undefined && bytes.length !== expectedSize) {
         throw new DecodeError(
           `Codec "${codec.name}" decoded ${bytes.length} bytes; the chunk needs exactly ${expectedSize}`,
           { codec: codec.name },
         );
       }
+    }
+    if (into !== undefined && !sameBytes(bytes, into) && bytes.length === into.length) {
+      into.set(bytes);
+      bytes = into;
     }
     const { codec, spec } = this.arrayToBytes;
     const input = bytes;
@@ -253,6 +287,20 @@ export class CodecPipeline {
     return chunk;
   }
 
+  /** Element ranges as byte ranges of the decoded chunk. @throws CodecError outside the chunk */
+  private byteRanges(elements: readonly IndexRange[]): IndexRange[] {
+    const n = product(this.spec.shape);
+    const size = this.spec.dataType.itemSize;
+    return elements.map(([begin, end]) => {
+      if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end > n) {
+        throw new CodecError(
+          `Element range [${begin}, ${end}) is not inside the ${n} elements of a [${this.spec.shape}] chunk`,
+        );
+      }
+      return [begin * size, end * size];
+    });
+  }
+
   private log(action: string, shape: readonly number[], bytes: number, start: number): void {
     const ms = performance.now() - start;
     const names = this.codecs.map((codec) => codec.name).join(" → ");
@@ -261,6 +309,11 @@ export class CodecPipeline {
       { action, shape: [...shape], bytes, codecs: names, ms },
     );
   }
+}
+
+/** Whether two byte arrays are the same bytes of the same buffer. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.buffer === b.buffer && a.byteOffset === b.byteOffset && a.length === b.length;
 }
 
 function orderError(where: string, codec: Codec, problem: string): MetadataError {

@@ -1,5 +1,5 @@
 import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
-import type { Chunk } from "@z/ndarray";
+import type { Chunk, IndexRange } from "@z/ndarray";
 import type { PartialArrayToBytes } from "./partial.js";
 
 /** What a codec knows about the chunks it encodes: their shape, element type and fill value. */
@@ -59,6 +59,43 @@ export interface BytesDecodeOptions {
   expectedSize?: number;
   /** An upper bound when the exact size is not known. */
   maxSize: number;
+  /**
+   * The byte ranges `[begin, end)` of the decoded bytes the caller will read. A decoder that can
+   * produce part of its output (blosc, block by block) may decode only what holds them and leave
+   * the other bytes unset; every other decoder ignores it and decodes everything. Only the bytes
+   * inside the ranges of the result are then valid.
+   */
+  ranges?: readonly IndexRange[];
+  /**
+   * Where to decode: exactly the decoded size, a view of any buffer (a SharedArrayBuffer too)
+   * that does not overlap the input. A decoder that can decode in place (blosc) writes there and
+   * returns it; the others return their own buffer, so read the result, not `into`.
+   */
+  into?: Uint8Array;
+}
+
+/**
+ * Options of a whole-chunk decode (`CodecPipeline.decode`): what the caller will read of
+ * the chunk, and where its bytes may go. Both are used only by a pipeline of the `bytes` codec
+ * and bytes-to-bytes codecs (see `CodecPipeline.takesDecodeHints`); others ignore them.
+ */
+export interface ChunkDecodeOptions {
+  /**
+   * The elements the caller will read, as `[begin, end)` ranges of element indices in the
+   * chunk's C order (`regionElementRanges` of `@z/ndarray` computes them from strided regions).
+   * A hint: a blosc codec then decodes only the blocks that hold these elements. **Only the
+   * hinted elements of the returned chunk are valid; every other element is unspecified** (zero,
+   * an old value of `into`, or the stored value). Without it, the whole chunk is decoded.
+   */
+  elements?: readonly IndexRange[];
+  /**
+   * A buffer of exactly the chunk's decoded size (elements × item size) for the bytes the
+   * `bytes` codec reads: a view of any buffer, a SharedArrayBuffer too, that does not overlap
+   * the stored bytes. The returned chunk's data is a view of it when the data type can read the
+   * bytes as they are (numeric types in the platform's byte order, with `into`'s offset a multiple
+   * of the item size); otherwise the chunk is a copy. Always read the returned chunk.
+   */
+  into?: Uint8Array;
 }
 
 /** A bytes-to-bytes codec (compressors, checksums). */

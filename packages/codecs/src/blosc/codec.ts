@@ -146,6 +146,11 @@ export class BloscCodec implements BytesToBytesCodec {
     );
   }
 
+  /**
+   * Decodes a frame; `options.ranges` limits the work to the blocks holding those bytes (only
+   * they are then valid) and `options.into` is decoded into and returned.
+   * @throws DecodeError, CodecError (see `bloscDecompress`)
+   */
   decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array | Promise<Uint8Array> {
     return decompressor((m) => m.decodeBloscFrame(bytes, options)) as
       | Uint8Array

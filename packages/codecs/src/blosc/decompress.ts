@@ -3,8 +3,9 @@ import { zlibDecompressInto } from "@z/compression/deflate-sync";
 import { lz4DecompressBlock } from "@z/compression/lz4";
 import { snappyDecompress } from "@z/compression/snappy";
 import { zstdDecompress } from "@z/compression/zstd";
+import type { IndexRange } from "@z/ndarray";
 import { translatingErrors } from "../compressors/decompression.js";
-import { DecodeError } from "../errors.js";
+import { CodecError, DecodeError } from "../errors.js";
 import type { BytesDecodeOptions } from "../types.js";
 import { bitunshuffleBlock } from "./bitshuffle.js";
 import { MAX_SPLITS, MIN_BUFFERSIZE } from "./blocksize.js";
@@ -41,8 +42,10 @@ interface Block {
 /**
  * Decodes a Blosc1 frame as c-blosc 1.x writes it (every compressor, byte and bit shuffle,
  * split and unsplit blocks, uncompressed frames). The header, every block offset and every
- * stream size are checked against the input and the bound before any output is allocated;
- * each stream must decode to exactly its size.
+ * stream size are checked against the input and the bound before anything is decoded; each
+ * stream must decode to exactly its size. With `options.ranges`, only the blocks those byte
+ * ranges touch are decoded, as c-blosc's `blosc_getitem` does; with `options.into`, the bytes are
+ * decoded there (see {@link decodeBloscFrame}).
  * @throws DecodeError for anything malformed, truncated or larger than the bound
  */
 export async function bloscDecompress(
@@ -55,20 +58,46 @@ export async function bloscDecompress(
 /**
  * {@link bloscDecompress}, synchronous for every compressor but zstd (whose WebAssembly decoder
  * is asynchronous).
+ *
+ * `options.ranges` (byte ranges of the decoded data) decodes only the blocks they touch, each
+ * written at its place in a full-size result; the bytes of other blocks are left as they were
+ * (zero in a new buffer, the old contents of `options.into`). The header and the whole block
+ * table are checked as for a whole decode, and every touched block is decoded and checked in
+ * full; a corrupt stream in a block no range touches goes unnoticed.
+ *
+ * `options.into` (exactly the decoded size; any view, of a SharedArrayBuffer too, that does not
+ * overlap `frame`) receives the decoded bytes and is returned, instead of a new buffer. After a
+ * DecodeError its contents are unspecified. Without `into`, an uncompressed frame decodes to a
+ * view of `frame`.
+ * @throws DecodeError for anything malformed, truncated or larger than the bound, or a header
+ *   whose size is not `into`'s; CodecError for ranges outside the decoded data or an `into` of a
+ *   size other than `options.expectedSize`
  */
 export function decodeBloscFrame(
   frame: Uint8Array,
   options: BytesDecodeOptions,
 ): Uint8Array | Promise<Uint8Array> {
+  const { into, ranges } = options;
+  let expectedSize = options.expectedSize;
+  if (into !== undefined) {
+    if (expectedSize !== undefined && into.length !== expectedSize) {
+      throw new CodecError(
+        `blosc: the destination has ${into.length} bytes, but the chunk decodes to ${expectedSize}`,
+      );
+    }
+    expectedSize = into.length;
+  }
   const header = readBloscHeader(frame);
-  validateBloscHeader(header, frame.length, options.maxSize, options.expectedSize);
+  validateBloscHeader(header, frame.length, options.maxSize, expectedSize);
   const { nbytes } = header;
-  if (nbytes === 0) return new Uint8Array(0);
-  if (header.memcpyed) return frame.subarray(BLOSC_HEADER_SIZE, BLOSC_HEADER_SIZE + nbytes);
-  const blocks = checkLayout(frame, header);
-  if (header.compressor === "zstd") return decodeZstdFrame(frame, header, blocks);
+  if (ranges !== undefined) checkRanges(ranges, nbytes);
+  if (nbytes === 0) return into ?? new Uint8Array(0);
+  if (header.memcpyed) return copyStored(frame, nbytes, into, ranges);
+  const layout = checkLayout(frame, header);
+  const blocks = ranges === undefined ? layout : touchedBlocks(layout, ranges, header.blocksize);
+  const out = into ?? new Uint8Array(nbytes);
+  if (header.compressor === "zstd") return decodeZstdBlocks(frame, header, blocks, out);
   const decode = SYNC_DECODERS[header.compressor];
-  const out = new Uint8Array(nbytes);
   const tmp = scratchFor(header);
   for (const block of blocks) {
     const dst = block.unshuffle ? tmp : out;
@@ -93,12 +122,12 @@ export function decodeBloscFrame(
   return out;
 }
 
-async function decodeZstdFrame(
+async function decodeZstdBlocks(
   frame: Uint8Array,
   header: BloscHeader,
   blocks: Block[],
+  out: Uint8Array,
 ): Promise<Uint8Array> {
-  const out = new Uint8Array(header.nbytes);
   // Not the shared scratch buffer: other decodes may run while this one awaits.
   const tmp = blocks.some((b) => b.unshuffle) ? new Uint8Array(header.blocksize) : out;
   for (const block of blocks) {
@@ -121,6 +150,49 @@ async function decodeZstdFrame(
     finishBlock(header, block, tmp, out);
   }
   return out;
+}
+
+/**
+ * The data of an uncompressed frame: a view of it, or copied into `into` (only the ranges, when
+ * there are some).
+ */
+function copyStored(
+  frame: Uint8Array,
+  nbytes: number,
+  into: Uint8Array | undefined,
+  ranges: readonly IndexRange[] | undefined,
+): Uint8Array {
+  const data = frame.subarray(BLOSC_HEADER_SIZE, BLOSC_HEADER_SIZE + nbytes);
+  if (into === undefined) return data;
+  if (ranges === undefined) into.set(data);
+  else for (const [begin, end] of ranges) into.set(data.subarray(begin, end), begin);
+  return into;
+}
+
+/** Throws unless every range is a range of integers inside `0..nbytes`. */
+function checkRanges(ranges: readonly IndexRange[], nbytes: number): void {
+  for (const [begin, end] of ranges) {
+    if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end > nbytes) {
+      throw new CodecError(
+        `blosc: byte range [${begin}, ${end}) is not inside the ${nbytes} decoded bytes`,
+      );
+    }
+  }
+}
+
+/** The blocks that hold a byte of some range, in order. */
+function touchedBlocks(
+  blocks: readonly Block[],
+  ranges: readonly IndexRange[],
+  blocksize: number,
+): Block[] {
+  const touched = new Uint8Array(blocks.length);
+  for (const [begin, end] of ranges) {
+    if (end <= begin) continue;
+    const last = Math.floor((end - 1) / blocksize);
+    for (let j = Math.floor(begin / blocksize); j <= last; j++) touched[j] = 1;
+  }
+  return blocks.filter((block) => touched[block.index] === 1);
 }
 
 /** Undoes the shuffle of a block decoded into `tmp`, writing it to its place in `out`. */

@@ -17,8 +17,13 @@ export async function bloscCompress(
 
 /**
  * Decodes a Blosc1 frame as c-blosc 1.x writes it (every compressor, byte and bit shuffle,
- * split and unsplit blocks, uncompressed frames), bounded by `options`.
- * @throws DecodeError for anything malformed, truncated or larger than the bound
+ * split and unsplit blocks, uncompressed frames), bounded by `options`. `options.ranges`
+ * (byte ranges of the decoded data) decodes only the blocks they touch, as c-blosc's
+ * `blosc_getitem` does: only the bytes inside the ranges are then valid, and a corrupt block
+ * no range touches goes unnoticed. `options.into` (exactly the decoded size, a view of a
+ * SharedArrayBuffer too) receives the bytes and is returned instead of a new buffer.
+ * @throws DecodeError for anything malformed, truncated or larger than the bound;
+ *   CodecError for ranges outside the decoded data or an `into` of the wrong size
  */
 export async function bloscDecompress(
   frame: Uint8Array,
