@@ -8,7 +8,19 @@ export const SIZES = {
 };
 
 /** The operations, in the order they run. */
-export const OPS = ["write", "read", "chunk", "python", "sharded", "strings"];
+export const OPS = ["write", "read", "chunk", "python", "sharded", "strings", "large", "browser"];
+
+/**
+ * The operations a run does when `--ops` is not given: all but the 2 GiB case (`large`, minutes
+ * of generation once, then about a minute per library and variant) and the browser (`browser`).
+ */
+export const DEFAULT_OPS = ["write", "read", "chunk", "python", "sharded", "strings"];
+
+/**
+ * Edge of the cubic uint16 arrays of `large` and `browser` per `--size`: 1024³ (2 GiB) as in the
+ * zarrs benchmark suite, and scaled-down ones with the same chunk grid for quick looks and tests.
+ */
+export const EDGES = { full: 1024, small: 256, tiny: 64 };
 
 /** The codec configurations, in the order they run. */
 export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
@@ -18,7 +30,8 @@ export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
  * variables (arguments win).
  * - `--size full|small|tiny` (BENCH_SIZE): volume size, default full (256 MiB).
  * - `--codecs none,gzip,zstd,blosc` (BENCH_CODECS): codec configurations, default all.
- * - `--ops write,read,chunk,strings` (BENCH_OPS): operations, default all.
+ * - `--ops write,read,chunk,python,sharded,strings,large,browser` (BENCH_OPS): operations,
+ *   default all but `large` and `browser` (DEFAULT_OPS).
  * - `--repeats N` (BENCH_REPEATS): measured runs per library and full operation, default 3.
  * - `--chunk-reads N` (BENCH_CHUNK_READS): single-chunk reads per library and run, default 64.
  * - `--fsync on|off` (BENCH_FSYNC): our FsStore's `fsync` option, default on (its default).
@@ -26,6 +39,11 @@ export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
  * - `--workers auto|0|1|2...` (BENCH_WORKERS): where our chunks decode: `auto` (the default) as
  *   the library does by default (Node: a shared pool of cores - 1 worker_threads for codecs that
  *   work on the calling thread), 0 on the main thread, N in a pool of N workers.
+ * - `--edge N` (BENCH_EDGE): edge of the `large` and `browser` arrays, a multiple of 16; default
+ *   by `--size`: 1024, 256, 64 (EDGES).
+ * - `--node 20,24` (BENCH_NODE): run the whole benchmark once per Node.js major version, each in
+ *   its own process, and print the ratios side by side; default: only the running Node.
+ * - `--results FILE` (BENCH_RESULTS): where the JSON results go, default bench/data/results.json.
  */
 export function parseOptions(argv = [], env = {}) {
   const given = {};
@@ -38,7 +56,19 @@ export function parseOptions(argv = [], env = {}) {
     else if (i + 1 < argv.length) given[arg.slice(2)] = argv[++i];
     else throw new Error(`Option ${arg} needs a value`);
   }
-  const known = ["size", "codecs", "ops", "repeats", "chunk-reads", "fsync", "seed", "workers"];
+  const known = [
+    "size",
+    "codecs",
+    "ops",
+    "repeats",
+    "chunk-reads",
+    "fsync",
+    "seed",
+    "workers",
+    "edge",
+    "node",
+    "results",
+  ];
   for (const name of Object.keys(given)) {
     if (!known.includes(name))
       throw new Error(`Unknown option --${name}; known: ${known.map((k) => `--${k}`).join(" ")}`);
@@ -52,17 +82,39 @@ export function parseOptions(argv = [], env = {}) {
     shape: SIZES[size],
     chunks: [64, 64, 64],
     codecs: listOf(pick("codecs"), CODEC_NAMES, "codecs"),
-    ops: listOf(pick("ops"), OPS, "ops"),
+    ops: listOf(pick("ops"), OPS, "ops", DEFAULT_OPS),
     repeats: positive(pick("repeats") ?? "3", "repeats"),
     chunkReads: positive(pick("chunk-reads") ?? "64", "chunk-reads"),
     fsync: onOff(pick("fsync") ?? "on", "fsync"),
     seed: positive(pick("seed") ?? "1", "seed"),
     workers: workersOption(pick("workers") ?? "auto"),
+    edge: edgeOption(pick("edge") ?? String(EDGES[size])),
+    nodes: nodeVersions(pick("node")),
+    results: pick("results"),
   };
 }
 
-function listOf(text, allowed, name) {
-  if (text === undefined) return [...allowed];
+/** An edge of the large arrays: a multiple of 16, so chunks (edge/4) and inner chunks (edge/16) tile it. */
+function edgeOption(text) {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 16 || n % 16 !== 0 || n > 2048)
+    throw new Error(`--edge must be a multiple of 16 from 16 to 2048, got "${text}"`);
+  return n;
+}
+
+/** Node.js major versions (`20,24`), or an empty list: only the running Node. */
+function nodeVersions(text) {
+  if (text === undefined || text === "" || text === "current") return [];
+  const majors = text.split(",").map((s) => s.trim());
+  for (const major of majors) {
+    if (!/^\d{2,3}$/.test(major))
+      throw new Error(`--node takes major versions such as 20,24, got "${major}"`);
+  }
+  return [...new Set(majors.map(Number))];
+}
+
+function listOf(text, allowed, name, byDefault = allowed) {
+  if (text === undefined) return [...byDefault];
   const items = text
     .split(",")
     .map((s) => s.trim())

@@ -7,3 +7,4 @@ export function formatPythonReport(report: {
   missing?: string;
 }): string;
 export function formatShardedReport(result: ShardedResult): string;
+export function table(rows: string[][]): string;

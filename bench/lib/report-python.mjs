@@ -5,7 +5,8 @@ const fmt = (value, digits = 1) =>
   value === undefined || value === null || Number.isNaN(value) ? "n/a" : value.toFixed(digits);
 const ratioText = (a, b) => (a > 0 && b > 0 ? `${(a / b).toFixed(2)}x` : "n/a");
 
-function table(rows) {
+/** A Markdown table, first column left-aligned, the others right-aligned. */
+export function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const line = (r) =>
     `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(" | ")} |`;
