@@ -25,6 +25,7 @@ import {
 } from "@z/codecs/workers";
 import { slice } from "@z/indexing";
 import { type JsonValue, type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
+import type { TypedArray } from "@z/ndarray";
 import { havePython, runPython } from "@z/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -257,6 +258,148 @@ describe("the worker_threads decode pool", () => {
     expect(viaPool.data).toEqual(inline.data);
     // The store's bytes are copied, not transferred: the store still reads.
     expect((await back.get([0, slice(0, 3)])).data).toEqual(values.subarray(0, 3));
+  });
+
+  it("workers copy chunk parts straight into a shared result: any slices, dtypes and fills read as inline", async () => {
+    const dtypes = ["float32", "int64", "uint8", "complex64", "bool", "float16", "int16"];
+    const axisSelection = (n: number) =>
+      fc.oneof(
+        fc.integer({ min: 0, max: n - 1 }),
+        fc
+          .tuple(
+            fc.integer({ min: 0, max: n }),
+            fc.integer({ min: 0, max: n }),
+            fc.integer({ min: 1, max: 4 }),
+            fc.boolean(),
+          )
+          .map(([a, b, step, back]) =>
+            back
+              ? slice(Math.max(a, b), Math.min(a, b) - 1 < 0 ? null : Math.min(a, b) - 1, -step)
+              : slice(Math.min(a, b), Math.max(a, b), step),
+          ),
+      );
+    const cases = fc
+      .tuple(fc.integer({ min: 1, max: 3 }), fc.constantFrom(...dtypes), fc.boolean(), fc.boolean())
+      .chain(([ndim, dtype, sparse, order]) =>
+        fc
+          .array(fc.integer({ min: 16, max: 70 }), { minLength: ndim, maxLength: ndim })
+          .chain((shape) =>
+            fc.record({
+              shape: fc.constant(shape),
+              chunks: fc.tuple(...shape.map((n) => fc.integer({ min: 8, max: n }))),
+              selection: fc.tuple(...shape.map(axisSelection)),
+              dtype: fc.constant(dtype),
+              sparse: fc.constant(sparse),
+              fOrder: fc.constant(order && ndim > 1),
+            }),
+          ),
+      );
+    let placedReads = 0;
+    // Every chunk goes to a worker, however small.
+    const eager = createWorkerPool({ workerUrl, size: 2, inlineBelow: 0 });
+    try {
+      await fc.assert(
+        fc.asyncProperty(cases, async (c) => {
+          const store = new Map<string, Uint8Array>();
+          const arr = await createArray(store, {
+            shape: c.shape,
+            chunks: c.chunks,
+            dtype: c.dtype,
+            fillValue: c.dtype === "bool" ? true : c.dtype === "int64" ? -(2n ** 63n) : 7,
+            zarrFormat: c.fOrder ? 2 : 3,
+            ...(c.fOrder ? { order: "F" as const } : {}),
+            compressors: [{ name: "zstd", configuration: { level: 1 } }],
+          });
+          const n = c.shape.reduce((a, b) => a * b, 1);
+          const probe = arr.dataType.create(n) as TypedArray;
+          for (let i = 0; i < probe.length; i++) {
+            const v = (i * 2654435761) % 251;
+            if (probe instanceof BigInt64Array) probe[i] = BigInt(v) - 125n;
+            else if (probe instanceof Uint8Array && c.dtype === "bool") probe[i] = v & 1;
+            else (probe as Float32Array)[i] = v - 120;
+          }
+          if (c.sparse) {
+            // Only the first half of the rows is written: the rest reads as the fill value.
+            const rows = Math.ceil(c.shape[0] / 2);
+            const per = probe.length / c.shape[0];
+            const half = probe.subarray(0, rows * per);
+            await arr.set([slice(0, rows)], {
+              data: half as never,
+              shape: [rows, ...c.shape.slice(1)],
+            });
+          } else await arr.set(null, { data: probe as never, shape: c.shape });
+          const selection = c.selection as never;
+          const inline = (await arr.get(selection, { workers: false })) as {
+            data: TypedArray;
+            shape: number[];
+          };
+          const shared = (await arr.get(selection, { workers: eager })) as {
+            data: TypedArray;
+            shape: number[];
+          };
+          expect(shared.shape).toEqual(inline.shape);
+          expect(
+            Buffer.from(
+              new Uint8Array(shared.data.buffer, shared.data.byteOffset, shared.data.byteLength),
+            ),
+          ).toEqual(
+            Buffer.from(
+              new Uint8Array(inline.data.buffer, inline.data.byteOffset, inline.data.byteLength),
+            ),
+          );
+          expect(shared.data.constructor).toBe(inline.data.constructor);
+          if (shared.data.buffer instanceof SharedArrayBuffer) placedReads++;
+          const unshared = (await arr.get(selection, { workers: eager, sharedMemory: false })) as {
+            data: TypedArray;
+          };
+          expect(unshared.data.buffer instanceof SharedArrayBuffer).toBe(false);
+          expect(unshared.data).toEqual(inline.data);
+        }),
+        { numRuns: 40 },
+      );
+      // Most selections touch several chunks: their results are the workers' shared memory.
+      expect(placedReads).toBeGreaterThan(10);
+    } finally {
+      eager.close();
+    }
+  });
+
+  it("a read of several chunks in a pool returns a shared result the workers filled; `out` in shared memory is filled in place", async () => {
+    const store = new Map<string, Uint8Array>();
+    const arr = await createArray(store, {
+      shape: [256, 300],
+      chunks: [64, 100],
+      dtype: "float64",
+      compressors: [{ name: "zstd", configuration: { level: 1 } }],
+    });
+    const values = Float64Array.from({ length: 256 * 300 }, (_, i) => Math.cos(i / 7) * i);
+    await arr.set(null, { data: values, shape: [256, 300] });
+    const eager = createWorkerPool({ workerUrl, size: 1, inlineBelow: 0 });
+    try {
+      const before = eager.stats();
+      const all = await arr.get(null, { workers: eager });
+      expect(all.data.buffer instanceof SharedArrayBuffer).toBe(true);
+      expect(all.data).toEqual(values);
+      expect(eager.stats().dispatched - before.dispatched).toBe(12);
+      const out = new Float64Array(new SharedArrayBuffer(8 * 100 * 300));
+      const part = await arr.get([slice(100, 200)], { workers: eager, out });
+      expect(part.data).toBe(out);
+      expect(out).toEqual(values.subarray(100 * 300, 200 * 300));
+      // An `out` in ordinary memory is copied into on this thread, as before.
+      const plain = new Float64Array(100 * 300);
+      await arr.get([slice(100, 200)], { workers: eager, out: plain });
+      expect(plain).toEqual(out);
+      // A pool whose workers cannot start fails the read, never hangs it.
+      const broken = createWorkerPool({
+        workerUrl: new URL("file:///nowhere/worker.mjs"),
+        size: 1,
+        inlineBelow: 0,
+      });
+      await expect(arr.get(null, { workers: broken })).rejects.toThrow(/worker/i);
+      broken.close();
+    } finally {
+      eager.close();
+    }
   });
 
   it("a sharded array's inner chunks decode in the pool", async () => {

@@ -1,5 +1,5 @@
 import type { DataType } from "@z/metadata";
-import type { Chunk, Container } from "@z/ndarray";
+import type { Chunk, ChunkRegion, Container } from "@z/ndarray";
 import { cOrderStrides, copyStrided } from "@z/ndarray";
 import type { ChunkLayout } from "./chunk-layout.js";
 import { projectionShape } from "./copy.js";
@@ -20,6 +20,7 @@ import {
  */
 export class BasicIndexer implements Indexer {
   readonly shape: readonly number[];
+  readonly strided = true;
   private readonly dims: AxisSelection[];
   private readonly outStride: number[];
 
@@ -83,6 +84,18 @@ class BasicPart implements ChunkPart {
 
   covers(layout: ChunkLayout, arrayShape: readonly number[]): boolean {
     return coversChunk(this.projection, layout, arrayShape);
+  }
+
+  region(): ChunkRegion {
+    const { axes } = this.projection;
+    const { offset, stride } = outputView([], this.outStride, this.dims, this.projection);
+    return {
+      start: axes.map((a) => a.start),
+      step: axes.map((a) => a.step),
+      shape: projectionShape(this.projection),
+      outOffset: offset,
+      outStride: [...stride],
+    };
   }
 
   inOrder(): boolean {

@@ -1,5 +1,5 @@
 import type { DataType } from "@z/metadata";
-import type { Chunk, Container } from "@z/ndarray";
+import type { Chunk, ChunkRegion, Container } from "@z/ndarray";
 import type { ChunkLayout } from "./chunk-layout.js";
 
 /** A value to write into a selection: a scalar for every element, or a chunk of the selection's shape. */
@@ -30,6 +30,12 @@ export interface ChunkPart {
    * slices, permuted index arrays and points never are. Absent means no.
    */
   inOrder?(): boolean;
+  /**
+   * The part as a strided region of its chunk and its place in the C-order result, plain
+   * numbers a worker can take to copy the part itself. Absent where the part is no strided
+   * region (index arrays, masks, points).
+   */
+  region?(): ChunkRegion;
 }
 
 /**
@@ -43,4 +49,6 @@ export interface Indexer {
   parts(): Iterable<ChunkPart>;
   /** How many chunks the selection touches. */
   partCount(): number;
+  /** Whether every part offers {@link ChunkPart.region} (a selection of integers and slices). */
+  readonly strided?: boolean;
 }

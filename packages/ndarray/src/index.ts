@@ -7,6 +7,7 @@
  */
 export * from "./bool-array.js";
 export * from "./bytes-order.js";
+export * from "./chunk-region.js";
 export * from "./containers.js";
 export * from "./element-ranges.js";
 export * from "./float16.js";

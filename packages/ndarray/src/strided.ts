@@ -104,6 +104,13 @@ function copyRuns(
   lanes: number,
 ): void {
   const run = axes[axes.length - 1].n * lanes;
+  if (axes.length > 1 && run * src.BYTES_PER_ELEMENT <= SHORT_RUN_BYTES) {
+    const words = wordViews(src, dst);
+    if (words) {
+      copyShortRuns(words, srcOffset * lanes, dstOffset * lanes, axes, lanes, run);
+      return;
+    }
+  }
   if (axes.length === 1) {
     dst.set(src.subarray(srcOffset * lanes, srcOffset * lanes + run), dstOffset * lanes);
     return;
@@ -132,6 +139,78 @@ function copyRuns(
   forEachOuter(axes.slice(0, -1), srcOffset, dstOffset, (s, d) =>
     dst.set(src.subarray(s * lanes, s * lanes + run), d * lanes),
   );
+}
+
+/**
+ * Runs up to this many bytes long are copied word by word: `set` of a `subarray` costs an
+ * object and a call per run, which for the 256-byte rows of a 64³ float32 chunk made the copy
+ * 2-3x slower than a loop.
+ */
+const SHORT_RUN_BYTES = 512;
+
+/** Integer views of two containers' memory, and how many words one container slot spans. */
+interface WordViews {
+  src: Int32Array | Uint16Array | Uint8Array;
+  dst: Int32Array | Uint16Array | Uint8Array;
+  perSlot: number;
+}
+
+/**
+ * Views of the widest integer words both containers' memory aligns to (so floats move as bits,
+ * never through a JavaScript number); undefined when their slots differ in size.
+ */
+function wordViews(
+  src: TypedArray | Uint8Array,
+  dst: TypedArray | Uint8Array,
+): WordViews | undefined {
+  const size = src.BYTES_PER_ELEMENT;
+  if (size !== dst.BYTES_PER_ELEMENT) return undefined;
+  const aligned = (w: number) =>
+    size % w === 0 && src.byteOffset % w === 0 && dst.byteOffset % w === 0;
+  const View = aligned(4) ? Int32Array : aligned(2) ? Uint16Array : Uint8Array;
+  const w = View.BYTES_PER_ELEMENT;
+  return {
+    src: new View(src.buffer as ArrayBuffer, src.byteOffset, (src.length * size) / w),
+    dst: new View(dst.buffer as ArrayBuffer, dst.byteOffset, (dst.length * size) / w),
+    perSlot: size / w,
+  };
+}
+
+/** {@link copyRuns} for short runs: a loop over words per run (offsets and `run` in slots). */
+function copyShortRuns(
+  words: WordViews,
+  srcSlot: number,
+  dstSlot: number,
+  axes: Axis[],
+  lanes: number,
+  run: number,
+): void {
+  const { src, dst, perSlot } = words;
+  const n = run * perSlot;
+  const scale = lanes * perSlot;
+  const s0 = srcSlot * perSlot;
+  const d0 = dstSlot * perSlot;
+  if (axes.length === 3) {
+    // The common case (rows of a 3-d chunk), without a callback per run.
+    const [a, b] = axes;
+    const as = a.s * scale;
+    const ad = a.d * scale;
+    const bs = b.s * scale;
+    const bd = b.d * scale;
+    for (let i = 0; i < a.n; i++) {
+      for (let j = 0; j < b.n; j++) {
+        let s = s0 + i * as + j * bs;
+        let d = d0 + i * ad + j * bd;
+        for (const end = s + n; s < end; ) dst[d++] = src[s++];
+      }
+    }
+    return;
+  }
+  forEachOuter(axes.slice(0, -1), 0, 0, (so, do_) => {
+    let s = s0 + so * scale;
+    let d = d0 + do_ * scale;
+    for (const end = s + n; s < end; ) dst[d++] = src[s++];
+  });
 }
 
 /** Visits the start offsets (source, destination) of every run over the outer axes, odometer style. */

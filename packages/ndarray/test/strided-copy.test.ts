@@ -88,17 +88,32 @@ const copyCase = fc
       src: viewOf(shape),
       dst: viewOf(shape),
       lanes: fc.integer({ min: 1, max: 2 }),
-      typed: fc.boolean(),
+      // Plain arrays, and TypedArrays of each slot size (short runs move as 4-, 2- or 1-byte
+      // words), some at an odd byte offset into their buffer.
+      typed: fc.constantFrom<
+        | false
+        | Float64ArrayConstructor
+        | Float32ArrayConstructor
+        | Int16ArrayConstructor
+        | Uint8ArrayConstructor
+      >(false, Float64Array, Float32Array, Int16Array, Uint8Array),
+      shift: fc.integer({ min: 0, max: 1 }),
     }),
   );
 
 describe("copyStrided", () => {
   it("property: writes what an element-by-element copy writes, and nothing else", () => {
     fc.assert(
-      fc.property(copyCase, ({ shape, src, dst, lanes, typed }) => {
+      fc.property(copyCase, ({ shape, src, dst, lanes, typed, shift }) => {
         const source = Array.from({ length: src.size * lanes }, (_, i) => i + 1);
-        const make = (values: number[]): Container =>
-          typed ? Float64Array.from(values) : [...values];
+        const make = (values: number[]): Container => {
+          if (!typed) return [...values];
+          const size = typed.BYTES_PER_ELEMENT;
+          const buffer = new ArrayBuffer((values.length + 1) * size);
+          const view = new typed(buffer, shift * size, values.length);
+          view.set(values);
+          return view;
+        };
         const expected = make(new Array<number>(dst.size * lanes).fill(-1));
         const actual = make(new Array<number>(dst.size * lanes).fill(-1));
         referenceCopy(

@@ -1,7 +1,7 @@
 import { locateError } from "@z/errors";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import { type ArrayMetadata, type ChunkGrid, ChunkGridError } from "@z/metadata";
-import type { Chunk } from "@z/ndarray";
+import type { Chunk, ChunkRegion, TypedArray } from "@z/ndarray";
 import { joinKey, type Readable } from "@z/store-core";
 import { shardingOf } from "../create/sharding-config.js";
 import { loadPartialReads, loadWritePath } from "../lazy-features.js";
@@ -12,10 +12,14 @@ import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import type { PartialReads } from "./partial-reads.js";
 import { PipelineRunner } from "./pipeline-runner.js";
 
-/** Decodes the chunks of a group and hands them to `use`, in the order of its items. */
+/**
+ * Decodes the chunks of a group and hands them to `use`, in the order of its items; or has a
+ * worker copy the group's parts into the shared result and calls `placed`.
+ */
 type GroupReader = (
   group: ChunkGroup,
   use: (chunks: readonly (Chunk | undefined)[]) => void,
+  placed: () => void,
 ) => Promise<void>;
 
 /**
@@ -88,26 +92,84 @@ export class ArrayChunks implements ChunkAccess {
     }
   }
 
+  placesInWorkers(options: AccessOptions): boolean {
+    return this.subchunkShape === undefined && this.runner.placesInWorkers(options);
+  }
+
   async readParts(
     parts: Iterable<ChunkPart>,
-    visit: (part: ChunkPart, chunk: Chunk | undefined) => void,
+    visit: (part: ChunkPart, chunk: Chunk | undefined, placed?: boolean) => void,
     options: AccessOptions,
   ): Promise<void> {
     const groups = this.groups(parts);
     const read = this.subchunkShape
       ? await this.subchunkReader(options)
-      : this.wholeReader(options);
+      : options.placeInto && this.placesInWorkers(options)
+        ? this.placingReader(options, options.placeInto)
+        : this.wholeReader(options);
     await forEachConcurrent(
       groups,
       options.concurrency ?? DEFAULT_CONCURRENCY,
       (group) =>
-        read(group, (chunks) => {
-          group.items.forEach(({ part }, k) => {
-            visit(part, chunks[k]);
-          });
-        }),
+        read(
+          group,
+          (chunks) => {
+            group.items.forEach(({ part }, k) => {
+              visit(part, chunks[k]);
+            });
+          },
+          () => {
+            for (const { part } of group.items) visit(part, undefined, true);
+          },
+        ),
       options.signal,
     );
+  }
+
+  /**
+   * Reads groups of one whole chunk each into a result in shared memory: a worker decodes each
+   * chunk and copies its parts into the result, so this thread only reads bytes and dispatches.
+   * Parts that are no strided region, and chunks the pool decodes inline, are handed to `use`.
+   */
+  private placingReader(
+    options: AccessOptions,
+    into: { out: TypedArray; lanes: number },
+  ): GroupReader {
+    const { signal } = options;
+    return async (group, use, placed) => {
+      const { coords } = group;
+      const regions: ChunkRegion[] = [];
+      for (const { part } of group.items) {
+        const region = part.region?.();
+        if (region === undefined) {
+          use([(await this.readChunk(coords, options))?.chunk]);
+          return;
+        }
+        regions.push(region);
+      }
+      const bytes = await this.stored.get(coords, { signal });
+      if (bytes === undefined) {
+        use(group.items.map(() => undefined));
+        return;
+      }
+      let chunk: Chunk | undefined;
+      try {
+        chunk = await this.runner.place(
+          coords,
+          bytes,
+          { out: into.out, regions, lanes: into.lanes },
+          {
+            ...options,
+            fresh: this.stored.freshReads,
+            again: () => this.stored.get(coords, { signal }),
+          },
+        );
+      } catch (error) {
+        throw located(error, this.stored.key(coords));
+      }
+      if (chunk === undefined) placed();
+      else use(group.items.map(() => chunk));
+    };
   }
 
   /** Reads groups through the pipeline's partial decoder. */

@@ -1,6 +1,6 @@
 import type { ChunkDecodePool } from "@z/codecs";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
-import type { Chunk } from "@z/ndarray";
+import type { Chunk, TypedArray } from "@z/ndarray";
 
 /** Progress of a read or write: chunks done out of chunks touched. */
 export interface Progress {
@@ -21,6 +21,12 @@ export interface AccessOptions {
    * or `false` for the calling thread. Default: the pool `setDefaultDecodePool` set, if any.
    */
   workers?: ChunkDecodePool | false;
+  /**
+   * The read's result when it lies in shared memory (a TypedArray over a SharedArrayBuffer):
+   * workers may then copy chunk parts into it themselves, and `readParts` reports those parts
+   * as placed. Set by the read, not by callers of the public API.
+   */
+  placeInto?: { out: TypedArray; lanes: number };
 }
 
 /**
@@ -37,11 +43,12 @@ export interface ChunkAccess {
   /**
    * Fetches and decodes the chunks of `parts` (a bounded number at a time) and hands each to
    * `visit`, with `undefined` for a chunk that was never written. The chunk is `visit`'s to
-   * read only while it runs: its memory may be reused for the next chunk.
+   * read only while it runs: its memory may be reused for the next chunk. A part a worker
+   * already copied into `options.placeInto` is visited with `placed` true and no chunk.
    */
   readParts(
     parts: Iterable<ChunkPart>,
-    visit: (part: ChunkPart, chunk: Chunk | undefined) => void,
+    visit: (part: ChunkPart, chunk: Chunk | undefined, placed?: boolean) => void,
     options: AccessOptions,
   ): Promise<void>;
   /**
@@ -55,6 +62,11 @@ export interface ChunkAccess {
     options: AccessOptions,
     done: () => void,
   ): Promise<void>;
+  /**
+   * Optional: whether a read with these options can have workers copy chunk parts into a
+   * result in shared memory (see {@link AccessOptions.placeInto}).
+   */
+  placesInWorkers?(options: AccessOptions): boolean;
   /**
    * Reads one whole chunk, with whether its memory is the caller's to keep (a codec made it, or
    * the store returns fresh buffers) or shared with the store (to be copied); `undefined` when

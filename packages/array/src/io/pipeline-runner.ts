@@ -1,7 +1,7 @@
-import { type ChunkDecodePool, CodecPipeline } from "@z/codecs";
+import { type ChunkDecodePool, CodecPipeline, type PlaceTarget } from "@z/codecs";
 import { PoolDecoder, writableChunk } from "@z/codecs/internal";
 import type { ArrayMetadata } from "@z/metadata";
-import { type Chunk, product } from "@z/ndarray";
+import { type Chunk, isTypedArray, product } from "@z/ndarray";
 
 /** Where and how a whole chunk decodes. */
 export interface WholeDecodeOptions {
@@ -106,6 +106,48 @@ export class PipelineRunner {
     const owned =
       !ArrayBuffer.isView(data) || data.buffer !== bytes.buffer || options.fresh === true;
     return { chunk, owned };
+  }
+
+  /**
+   * Whether a read with these options can have workers copy whole chunks' parts into a result
+   * in shared memory ({@link place}): a pool decodes them (one that offers `decodeInto`), every
+   * chunk has one shape, elements are TypedArray slots, and chunks are large enough for the pool
+   * to send them to a worker at all.
+   */
+  placesInWorkers(options: WholeDecodeOptions): boolean {
+    const pool = this.poolDecoder.poolFor(options);
+    if (!pool?.decodeInto || !this.metadata.chunkGrid.chunkShape) return false;
+    const { spec } = this.pipeline;
+    if (!isTypedArray(spec.dataType.create(0))) return false;
+    const below = (pool as { inlineBelow?: unknown }).inlineBelow;
+    const size = product(spec.shape) * spec.dataType.itemSize;
+    return typeof below !== "number" || size >= below;
+  }
+
+  /**
+   * Decodes a whole chunk in a worker that copies `target.regions` of it into the shared
+   * `target.out` itself: undefined once they are in place, else the decoded chunk for the
+   * caller to copy (no pool for this read, or the pool decoded it inline after all).
+   * @throws DecodeError / ChecksumError
+   */
+  async place(
+    coords: readonly number[],
+    bytes: Uint8Array,
+    target: PlaceTarget,
+    options: WholeDecodeOptions = {},
+  ): Promise<Chunk | undefined> {
+    const pool = this.poolDecoder.poolFor(options);
+    if (!pool || !this.metadata.chunkGrid.chunkShape)
+      return (await this.decode(coords, bytes, options)).chunk;
+    const { signal, fresh } = options;
+    return this.poolDecoder.decodeInto(
+      pool,
+      bytes,
+      target,
+      { signal, transfer: fresh === true },
+      (stored) => this.pipeline.decode(stored),
+      options.again,
+    );
   }
 
   /**

@@ -7,6 +7,7 @@ import { throwIfAborted } from "@z/store-core";
 import { ValueShapeError } from "../errors.js";
 import type { AccessOptions, ChunkAccess, Progress } from "./chunk-access.js";
 import { checkOut } from "./read-into.js";
+import { createShared, isSharedContainer, sharedMemoryAvailable } from "./shared-result.js";
 
 export type { Progress } from "./chunk-access.js";
 
@@ -38,6 +39,17 @@ export interface ReadOptions<C extends Container = Container> extends SelectionO
    * the rest as they were.
    */
   out?: C;
+  /**
+   * Whether the result may be a TypedArray over a SharedArrayBuffer, so that the decode pool's
+   * workers copy each chunk's part into it themselves: the calling thread then only reads and
+   * dispatches, and the result's first-touch page faults spread over the workers. Default true;
+   * it applies to reads of TypedArray data types that decode in a worker pool, in Node and on
+   * cross-origin isolated pages. A shared result behaves as any TypedArray, except that its
+   * buffer cannot be transferred (`postMessage(x, [x.buffer])` throws) and a message shares it
+   * rather than copying it: pass false when you will transfer the result. An `out` in shared
+   * memory is filled the same way.
+   */
+  sharedMemory?: boolean;
 }
 
 /** The largest number of elements one read may return (a TypedArray's practical limit). */
@@ -78,7 +90,14 @@ export async function readSelection(
   const out = options.out === undefined ? undefined : checkOut(options.out, dataType, n, shape);
   const whole = await readWholeChunk(access, metadata, indexer, options, out);
   if (whole) return whole;
-  const data = out ?? dataType.create(n);
+  const place =
+    options.sharedMemory !== false &&
+    indexer.strided === true &&
+    (out === undefined ? sharedMemoryAvailable() : isSharedContainer(out)) &&
+    access.placesInWorkers?.(options) === true;
+  const data = out ?? (place ? createShared(dataType, n) : undefined) ?? dataType.create(n);
+  const placeInto =
+    place && isSharedContainer(data) ? { out: data, lanes: dataType.lanes } : undefined;
   // A new container is all zeros; only other fill values need writing where chunks are missing.
   // The caller's `out` holds whatever it held before, so missing chunks always need the fill.
   const fillNeeded = out !== undefined || !isZero(fillValue);
@@ -86,12 +105,12 @@ export async function readSelection(
   throwIfAborted(options.signal);
   await access.readParts(
     indexer.parts(),
-    (part, chunk) => {
+    (part, chunk, placed) => {
       if (chunk) part.read(chunk, data, dataType.lanes);
-      else if (fillNeeded) part.fill(data, dataType, fillValue);
+      else if (fillNeeded && !placed) part.fill(data, dataType, fillValue);
       tick();
     },
-    options,
+    placeInto ? { ...options, placeInto } : options,
   );
   return { data, shape, stride: cOrderStrides(shape) };
 }

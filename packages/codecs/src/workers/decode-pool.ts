@@ -1,5 +1,5 @@
 import type { NamedConfig } from "@z/metadata";
-import type { Chunk } from "@z/ndarray";
+import type { Chunk, ChunkRegion, TypedArray } from "@z/ndarray";
 import type { ChunkSpec } from "../types.js";
 import { storeDefaultDecodePool } from "./decode-pool-default.js";
 
@@ -23,6 +23,19 @@ export interface PoolDecodeOptions {
 }
 
 /**
+ * A result in shared memory and the parts of one chunk that go into it, for
+ * {@link ChunkDecodePool.decodeInto}.
+ */
+export interface PlaceTarget {
+  /** The result: a TypedArray over a SharedArrayBuffer. */
+  out: TypedArray;
+  /** The chunk's parts: strided regions of the chunk and their places in `out`. */
+  regions: readonly ChunkRegion[];
+  /** Container slots per element (2 for interleaved complex). */
+  lanes: number;
+}
+
+/**
  * Something that decodes chunks away from the calling thread: a pool of Web Workers or
  * worker_threads (`createWorkerPool` from `@z/codecs/workers`). Arrays use it for a read when
  * given `{ workers: pool }` or when one is set with {@link setDefaultDecodePool}.
@@ -40,6 +53,19 @@ export interface ChunkDecodePool {
     spec: ChunkSpec,
     options: PoolDecodeOptions,
   ): Promise<Chunk>;
+  /**
+   * Optional: decodes as {@link decode} does, and has the worker copy the chunk's regions into
+   * a result in shared memory, so the calling thread neither copies nor touches that memory
+   * first. Resolves to undefined when the regions are in place, or to the decoded chunk when the
+   * pool decoded it on the calling thread after all (the caller copies it then).
+   */
+  decodeInto?(
+    bytes: Uint8Array,
+    codecs: readonly NamedConfig[],
+    spec: ChunkSpec,
+    target: PlaceTarget,
+    options: PoolDecodeOptions,
+  ): Promise<Chunk | undefined>;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { NamedConfig } from "@z/metadata";
 import type { Chunk } from "@z/ndarray";
 import type { CodecPipeline } from "../pipeline.js";
 import type { ChunkSpec } from "../types.js";
-import type { ChunkDecodePool } from "./decode-pool.js";
+import type { ChunkDecodePool, PlaceTarget } from "./decode-pool.js";
 import { isMissingRegistration } from "./decode-pool-default.js";
 import { implicitDecodePool, isSharedDecodePool, retireSharedDecodePool } from "./implicit-pool.js";
 
@@ -45,9 +45,45 @@ export class PoolDecoder {
     again: () => Promise<Uint8Array | undefined> = async () => bytes,
   ): Promise<Chunk> {
     const { zarrFormat } = this;
+    const run = (pool: ChunkDecodePool) =>
+      pool.decode(bytes, this.codecs, this.spec, { zarrFormat, ...options, inline });
+    return (await this.withFallback(pool, run, bytes, options, inline, again)) as Chunk;
+  }
+
+  /**
+   * Decodes in the pool with the worker copying the chunk's regions into a shared result
+   * (see {@link ChunkDecodePool.decodeInto}): undefined once they are in place, else the
+   * decoded chunk for the caller to copy (a pool without `decodeInto`, a chunk decoded inline,
+   * a fallback as in {@link decode}).
+   */
+  async decodeInto(
+    pool: ChunkDecodePool,
+    bytes: Uint8Array,
+    target: PlaceTarget,
+    options: { signal?: AbortSignal; transfer?: boolean },
+    inline: (bytes: Uint8Array) => Promise<Chunk>,
+    again: () => Promise<Uint8Array | undefined> = async () => bytes,
+  ): Promise<Chunk | undefined> {
+    const { zarrFormat } = this;
+    const run = (pool: ChunkDecodePool) => {
+      const where = { zarrFormat, ...options, inline };
+      if (!pool.decodeInto) return pool.decode(bytes, this.codecs, this.spec, where);
+      return pool.decodeInto(bytes, this.codecs, this.spec, target, where);
+    };
+    return this.withFallback(pool, run, bytes, options, inline, again);
+  }
+
+  private async withFallback(
+    pool: ChunkDecodePool,
+    run: (pool: ChunkDecodePool) => Promise<Chunk | undefined>,
+    bytes: Uint8Array,
+    options: { transfer?: boolean },
+    inline: (bytes: Uint8Array) => Promise<Chunk>,
+    again: () => Promise<Uint8Array | undefined>,
+  ): Promise<Chunk | undefined> {
     const shared = isSharedDecodePool(pool);
     try {
-      return await pool.decode(bytes, this.codecs, this.spec, { zarrFormat, ...options, inline });
+      return await run(pool);
     } catch (error) {
       // The shared pool failing (or closed by another read's failure) is no reason to fail a read.
       if (shared && isWorkerFailure(error)) retireSharedDecodePool();

@@ -1,4 +1,5 @@
 import { MetadataError, type NamedConfig, UnknownDataTypeError } from "@z/metadata";
+import type { ChunkRegion } from "@z/ndarray";
 import {
   ChecksumError,
   CodecConfigError,
@@ -7,6 +8,19 @@ import {
   UnknownCodecError,
 } from "../errors.js";
 import type { ChunkSpecMessage } from "./spec-message.js";
+
+/**
+ * Where a worker copies a decoded chunk's parts itself: a result in shared memory (a view of a
+ * SharedArrayBuffer, shared, not copied, by the message) and the regions to copy into it.
+ */
+export interface PlaceRequest {
+  /** The result: a view of a SharedArrayBuffer. */
+  out: ArrayBufferView;
+  /** The chunk's parts and their places in `out`. */
+  regions: ChunkRegion[];
+  /** Container slots per element (2 for interleaved complex). */
+  lanes: number;
+}
 
 /** What the pool posts to a worker: one chunk to decode. */
 export interface DecodeRequest {
@@ -20,6 +34,8 @@ export interface DecodeRequest {
   spec: ChunkSpecMessage;
   /** The Zarr format of the array. */
   zarrFormat: 2 | 3;
+  /** Copy the decoded chunk's parts into a shared result instead of sending it back. */
+  place?: PlaceRequest;
 }
 
 /** An error as plain data: enough to rebuild the same class on the other side. */
@@ -43,6 +59,12 @@ export type DecodeReply =
       shape: number[];
       /** The element strides. */
       stride: number[];
+    }
+  | {
+      /** The request's id. */
+      id: number;
+      /** The chunk's parts are in the shared result (a request with `place`). */
+      placed: true;
     }
   | {
       /** The request's id. */

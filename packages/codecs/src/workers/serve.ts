@@ -1,5 +1,5 @@
 import { type JsonValue, loadDataTypesFor } from "@z/metadata";
-import { isTypedArray } from "@z/ndarray";
+import { copyRegion, isTypedArray, type TypedArray } from "@z/ndarray";
 import { afterLoading } from "../after-loading.js";
 import { loadCodecsFor } from "../registry.js";
 import { cachedPipeline } from "./pipeline-cache.js";
@@ -25,6 +25,14 @@ export async function answerDecodeRequest(request: DecodeRequest): Promise<Reply
     const { codecs, spec, zarrFormat } = request;
     const pipeline = await afterLoading(() => cachedPipeline(codecs, spec, zarrFormat));
     const chunk = await pipeline.decode(request.bytes);
+    const { place } = request;
+    if (place) {
+      // The copy into shared memory is the point: the calling thread neither copies nor
+      // takes the first-touch page faults of the result, which spread over the workers.
+      for (const region of place.regions)
+        copyRegion(chunk, region, place.out as TypedArray, place.lanes);
+      return { reply: { id: request.id, placed: true }, transfer: [] };
+    }
     if (!isTypedArray(chunk.data)) throw new TypeError("the decoded chunk is not a TypedArray");
     let data = chunk.data;
     // Only a buffer the decoded view spans whole moves; a view into something larger (a

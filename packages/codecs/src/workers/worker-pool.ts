@@ -5,8 +5,18 @@ import { product } from "@z/ndarray";
 import { CodecError } from "../errors.js";
 import { CodecPipeline } from "../pipeline.js";
 import type { ChunkSpec } from "../types.js";
-import { type ChunkDecodePool, defaultWorkerCount, type PoolDecodeOptions } from "./decode-pool.js";
-import { type DecodeReply, type DecodeRequest, errorFromJson } from "./protocol.js";
+import {
+  type ChunkDecodePool,
+  defaultWorkerCount,
+  type PlaceTarget,
+  type PoolDecodeOptions,
+} from "./decode-pool.js";
+import {
+  type DecodeReply,
+  type DecodeRequest,
+  errorFromJson,
+  type PlaceRequest,
+} from "./protocol.js";
 import { decodableInWorker, specToMessage } from "./spec-message.js";
 
 declare module "@z/errors" {
@@ -97,7 +107,7 @@ export class WorkerFailedError extends CodecError {
 interface Job {
   request: DecodeRequest;
   spec: ChunkSpec;
-  resolve: (chunk: Chunk) => void;
+  resolve: (chunk: Chunk | undefined) => void;
   reject: (error: unknown) => void;
   signal?: AbortSignal;
 }
@@ -163,6 +173,36 @@ export class WorkerPool implements ChunkDecodePool {
     spec: ChunkSpec,
     options: PoolDecodeOptions,
   ): Promise<Chunk> {
+    return (await this.submit(bytes, codecs, spec, options)) as Chunk;
+  }
+
+  /**
+   * Decodes like {@link decode}, then has the worker copy the chunk's parts into `target.out`,
+   * a view of a SharedArrayBuffer: resolves to undefined once they are there. A chunk the pool
+   * keeps on the calling thread (a small one, or while the caller helps) resolves to the
+   * decoded chunk instead, for the caller to copy.
+   * @throws TypeError when `target.out` is not in shared memory
+   */
+  async decodeInto(
+    bytes: Uint8Array,
+    codecs: readonly NamedConfig[],
+    spec: ChunkSpec,
+    target: PlaceTarget,
+    options: PoolDecodeOptions,
+  ): Promise<Chunk | undefined> {
+    if (!isShared(target.out))
+      throw new TypeError("decodeInto needs a result in a SharedArrayBuffer");
+    const place = { out: target.out, regions: [...target.regions], lanes: target.lanes };
+    return this.submit(bytes, codecs, spec, options, place);
+  }
+
+  private async submit(
+    bytes: Uint8Array,
+    codecs: readonly NamedConfig[],
+    spec: ChunkSpec,
+    options: PoolDecodeOptions,
+    place?: PlaceRequest,
+  ): Promise<Chunk | undefined> {
     options.signal?.throwIfAborted();
     if (this.closed) throw new WorkerPoolClosedError("The codec worker pool is closed");
     const decodedBytes = product(spec.shape) * spec.dataType.itemSize;
@@ -183,7 +223,8 @@ export class WorkerPool implements ChunkDecodePool {
       spec: specToMessage(spec),
       zarrFormat: options.zarrFormat,
     };
-    return new Promise<Chunk>((resolve, reject) => {
+    if (place) request.place = place;
+    return new Promise<Chunk | undefined>((resolve, reject) => {
       const job: Job = { request, spec, resolve, reject, signal: options.signal };
       if (options.signal) this.watchFor(options.signal).jobs.add(job);
       this.queue.push(job);
@@ -296,6 +337,15 @@ export class WorkerPool implements ChunkDecodePool {
     else job.reject(outcome);
   }
 
+  /**
+   * Fails every queued job, and wakes every caller waiting for room: the queue is empty now, so
+   * they queue their chunks and meet the same failure rather than wait forever.
+   */
+  private failQueued(failure: Error): void {
+    for (const job of this.queue.splice(0)) this.settle(job, failure);
+    for (const wake of this.roomWaiters.splice(0)) wake();
+  }
+
   private wakeOne(): void {
     this.roomWaiters.shift()?.();
   }
@@ -312,8 +362,7 @@ export class WorkerPool implements ChunkDecodePool {
           const failure = new WorkerFailedError(`Cannot start a codec worker: ${String(error)}`, {
             cause: error,
           });
-          if (this.slots.length === 0)
-            for (const job of this.queue.splice(0)) this.settle(job, failure);
+          if (this.slots.length === 0) this.failQueued(failure);
           return;
         }
       }
@@ -344,6 +393,7 @@ export class WorkerPool implements ChunkDecodePool {
     if (this.queue.length === 0) slot.worker.busy?.(false);
     if (job && job.request.id === reply.id) {
       if ("error" in reply) this.settle(job, errorFromJson(reply.error));
+      else if ("placed" in reply) this.settle(job, undefined, true);
       else this.settle(job, { data: rewrap(reply.data, job.spec), ...shapeOf(reply) }, true);
     }
     this.pump();
@@ -360,7 +410,7 @@ export class WorkerPool implements ChunkDecodePool {
     });
     if (slot.job) this.settle(slot.job, failure);
     // With no worker left that could start, queued jobs would wait forever: fail them too.
-    if (this.slots.length === 0) for (const job of this.queue.splice(0)) this.settle(job, failure);
+    if (this.slots.length === 0) this.failQueued(failure);
     this.pump();
   }
 }
@@ -401,4 +451,9 @@ function rewrap(data: ArrayBufferView, spec: ChunkSpec): TypedArray {
   ) => TypedArray;
   if (data instanceof Container) return data as TypedArray;
   return new Container(data.buffer, data.byteOffset, data.byteLength / sample.BYTES_PER_ELEMENT);
+}
+
+/** Whether a view lies in a SharedArrayBuffer (which a message shares instead of copying). */
+function isShared(view: ArrayBufferView): boolean {
+  return typeof SharedArrayBuffer === "function" && view.buffer instanceof SharedArrayBuffer;
 }
