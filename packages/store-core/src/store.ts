@@ -60,8 +60,9 @@ export interface Readable {
   /**
    * Reads a whole value into the caller's buffer when it fits, so a reader can reuse one
    * buffer for many values (stores that read from files implement it): resolves to the value's
-   * size, its bytes in `target[0, size)`; when the value is larger than `target`, nothing is
-   * read and the size tells how large it is. `undefined` when the key does not exist.
+   * size, its bytes in `target[0, size)`; when the value is larger than `target`, the size
+   * tells how large it is and `target` holds nothing useful (a store may have read the value's
+   * first bytes into it). `undefined` when the key does not exist.
    */
   getInto?(
     key: string,
@@ -95,9 +96,12 @@ export interface Writable {
   setIfNotExists?(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean>;
   /**
    * True when `set` honours `ifMatch` and `ifNoneMatch`, and `delete` honours `ifMatch`,
-   * atomically against every other write of the key (conditional or not), so writers in other
+   * atomically against every other conditional write of the key, so writers in other
    * processes or machines cannot lose each other's updates to one key. Such stores also offer
-   * `getVersioned`.
+   * `getVersioned`. A write without a condition is a blind replacement: a store may let it land
+   * while a conditional write of another writer is between its check and its write (FsStore
+   * does, so that whole-value writes take no lock), and that write then replaces it. The
+   * conditional write's update is never the one lost.
    */
   readonly conditionalWrites?: boolean;
 }

@@ -1,4 +1,4 @@
-import { link, open, rename, unlink } from "node:fs/promises";
+import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import * as path from "node:path";
 import { AbortError, throwIfAborted } from "@z/store-core";
 import { errorCode } from "./fs-errors.js";
@@ -13,11 +13,22 @@ export interface AtomicWriteOptions {
   /** Abort the write; the target is left as it was. */
   signal?: AbortSignal;
   /**
-   * The real path of the folder the file goes in (symlinks followed), or undefined when it
-   * is missing; with `create`, a missing folder is created first. It throws to refuse a folder
-   * (one outside the store's root, say).
+   * The folder the file goes in, or undefined when it is missing; with `create`, a missing
+   * folder is created first. It throws to refuse a folder (one outside the store's root, say).
    */
-  resolveDirectory(directory: string, create: boolean): Promise<string | undefined>;
+  resolveDirectory(directory: string, create: boolean): Promise<WriteFolder | undefined>;
+}
+
+/** Where {@link writeAtomic} writes. */
+export interface WriteFolder {
+  /** The folder's path: its real path, or a path kept from an earlier write in it. */
+  path: string;
+  /**
+   * Checks where a file just opened in the folder really is, before a byte is written to it;
+   * throws to refuse it (the temporary file is then removed). For a kept path, which may have
+   * been swapped for a link since it was resolved.
+   */
+  checkOpened?: (handle: FileHandle) => Promise<void>;
 }
 
 /**
@@ -46,10 +57,11 @@ export async function writeAtomic(
   for (let attempt = 1; ; attempt++) {
     throwIfAborted(options.signal);
     try {
-      // mkdir itself can meet ENOENT when a delete prunes a parent it just made.
-      const real = await options.resolveDirectory(directory, createDirectory);
-      if (real === undefined) throw missingFolder(directory);
-      return await writeOnce(real, path.join(real, name), value, options);
+      // mkdir itself can meet ENOENT when a delete prunes a parent it just made, and a kept
+      // folder may have been pruned since it was kept: both retry, creating the folder.
+      const folder = await options.resolveDirectory(directory, createDirectory);
+      if (folder === undefined) throw missingFolder(directory);
+      return await writeOnce(folder, path.join(folder.path, name), value, options);
     } catch (error) {
       if (options.signal?.aborted) throw new AbortError(options.signal.reason);
       if (errorCode(error) !== "ENOENT" || attempt === ATTEMPTS) throw error;
@@ -62,18 +74,27 @@ function missingFolder(directory: string): Error {
   return Object.assign(new Error(`ENOENT: the folder ${directory} is missing`), { code: "ENOENT" });
 }
 
+/**
+ * Writes through a temporary file and a rename even when nothing else writes the key: a
+ * reader (in this process or another) that opens the file while it is written would see a
+ * partial value, and POSIX has no way to publish a file's bytes at once other than renaming a
+ * complete file over the old one (Linux's `O_TMPFILE` + `linkat` cannot replace a file, and
+ * Node offers neither). So a whole write costs an open, a write, a close and a rename; the lock
+ * file, the version check and their reads are only for conditional writes.
+ */
 async function writeOnce(
-  directory: string,
+  folder: WriteFolder,
   file: string,
   value: Uint8Array,
   options: AtomicWriteOptions,
 ): Promise<boolean> {
-  const temp = path.join(directory, tempName());
+  const temp = path.join(folder.path, tempName());
   // "wx": a fresh file, never an existing one (nor one a symlink at that name points to).
   const handle = await open(temp, "wx");
   let consumed = false;
   try {
     try {
+      await folder.checkOpened?.(handle);
       await handle.writeFile(value, { signal: options.signal });
       if (options.fsync) await handle.sync();
     } finally {

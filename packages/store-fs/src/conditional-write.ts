@@ -26,9 +26,13 @@ export async function readVersioned(
 
 /**
  * Runs a write of `file` (a set, a create, a delete) under the file's lock, after checking
- * the write's `ifMatch` / `ifNoneMatch` against what the file holds. Every write of FsStore
- * takes the lock, conditional or not, so no write can land between a check and the write it
- * guards, in this process or another.
+ * the write's `ifMatch` / `ifNoneMatch` against what the file holds. Every conditional write
+ * of FsStore takes the lock, so no other conditional write can land between a check and the
+ * write it guards, in this process or another. Writes without a condition take no lock: a
+ * whole replacement needs none to be atomic (the rename is), and taking one would cost every
+ * chunk write a file more. One that lands between a check and its write is replaced by that
+ * write (see FsStore), which loses the blind write, never the conditional one: the update a
+ * read-modify-write made is never lost, and one made after a whole write is made on it.
  *
  * @param lock how to take the lock; with `createDirectory` (writes that create the key) a
  *   missing folder is created
@@ -63,17 +67,17 @@ async function checkCondition(
   options: SetOptions | undefined,
 ): Promise<void> {
   const { ifMatch, ifNoneMatch } = options ?? {};
-  if (ifMatch === undefined && ifNoneMatch === undefined) return;
-  const size = await sizeOf(file);
-  if (ifNoneMatch === "*" && size !== undefined)
-    throw new ConflictError(key, "the key exists (ifNoneMatch)");
-  if (ifMatch === undefined) return;
-  if (size === undefined) throw new ConflictError(key, "the key no longer exists");
-  // The size leads the version: a different size is a conflict without reading the file.
-  const current =
-    ifMatch.startsWith(`${size}-`) &&
-    (await readVersioned(file, options?.signal))?.version === ifMatch;
-  if (!current) throw new ConflictError(key, "it was changed by another writer");
+  if (ifMatch === undefined) {
+    if (ifNoneMatch === "*" && (await sizeOf(file)) !== undefined)
+      throw new ConflictError(key, "the key exists (ifNoneMatch)");
+    return;
+  }
+  // Read at once (no stat first): a read-modify-write's condition usually holds, and a read
+  // tells whether the file exists too.
+  const stored = await readVersioned(file, options?.signal);
+  if (stored === undefined) throw new ConflictError(key, "the key no longer exists");
+  if (ifNoneMatch === "*") throw new ConflictError(key, "the key exists (ifNoneMatch)");
+  if (stored.version !== ifMatch) throw new ConflictError(key, "it was changed by another writer");
 }
 
 async function sizeOf(file: string): Promise<number | undefined> {

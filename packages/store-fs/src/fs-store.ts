@@ -1,4 +1,4 @@
-import { lstat, readdir, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { type FileHandle, lstat, readdir, rm, rmdir, stat, unlink } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -16,13 +16,15 @@ import {
   type VersionedValue,
   type Writable,
 } from "@z/store-core";
-import { writeAtomic } from "./atomic-write.js";
-import { readVersioned, writeLocked } from "./conditional-write.js";
+import { type WriteFolder, writeAtomic } from "./atomic-write.js";
+import { contentVersion, writeLocked } from "./conditional-write.js";
 import { errorCode, isNoDirectory, isNoFile, OutsideRootError, toStoreError } from "./fs-errors.js";
 import { checkKey, checkPrefix, isInside, keyPath, RootPath } from "./paths.js";
 import {
   canRefuseLinks,
+  canTellOpenedPaths,
   isLinkRefused,
+  openedPath,
   type ReadFileOptions,
   readFileInto,
   readFileRanges,
@@ -47,14 +49,17 @@ export interface FsStoreOptions {
   fsync?: boolean;
   /**
    * Milliseconds after which a key's lock file is taken to be left by a crashed writer and is
-   * broken (default 30 000). Every write holds its key's lock only while it writes one value.
+   * broken (default 30 000). A conditional write holds its key's lock only while it checks
+   * the version and writes one value.
    */
   lockStaleMs?: number;
   /**
-   * Take a lock file for each write (default true), which makes `set` and `delete` atomic
-   * against every other write of the key, in this process or another, and gives the store
-   * `conditionalWrites`. With false, writes skip the lock (about a tenth faster for small
-   * values, see the README) and conditional writes are refused: only for a folder that one
+   * Take a lock file for each conditional write (`ifMatch`, `ifNoneMatch`, `setIfNotExists`;
+   * default true), which makes them atomic against every other conditional write of the key,
+   * in this process or another, and gives the store `conditionalWrites`: arrays then
+   * read-modify-write chunks without losing updates of other processes. A `set` or `delete`
+   * without a condition never takes a lock. With false, conditional writes are refused, and
+   * arrays serialise their read-modify-writes within the process only: for a folder that one
    * process writes.
    */
   lockFiles?: boolean;
@@ -73,12 +78,20 @@ export interface FsStoreOptions {
  *   `InvalidKeyError` for names the file system cannot hold (`ENAMETOOLONG`), `FsError` (with
  *   `key`, `path`, `code` and `cause`) for the rest.
  * - Writes are atomic: the value goes to a temporary file `__z_tmp_<uuid>` next to the target,
- *   is flushed, and is renamed over it. Temporary files are never listed, and keys that look
- *   like them are refused.
+ *   is flushed (option `fsync`), and is renamed over it, so readers never see a partial value.
+ *   Temporary files are never listed, and keys that look like them are refused.
  * - Ranged reads read only the bytes asked for.
  * - `delete` removes the folders it leaves empty, up to the root.
- * - Every write of a key holds the key's lock file (`lockFiles`, default true), so conditional
- *   writes (`getVersioned`, `ifMatch`, `ifNoneMatch`) hold across processes.
+ * - A conditional write (`ifMatch`, `ifNoneMatch`, `setIfNotExists`) holds the key's lock file
+ *   (`lockFiles`, default true) while it checks and writes, so conditional writes
+ *   (`getVersioned` + `ifMatch`) hold across processes. A `set` or `delete` without a
+ *   condition takes no lock and reads nothing: an open, a write, a close and a rename. It is a
+ *   blind replacement: when it lands while another process's conditional write of the key is
+ *   between its check and its rename, that write replaces it (the conditional write's update
+ *   is never the one lost).
+ * - Folders are looked up once and kept: on Linux a chunk write then costs 5 system calls (open,
+ *   a check of where the new file really is, write, close, rename), a `getInto` 4, a `get` 5
+ *   (the size comes from an `fstat`), a missing key 1 (see the README).
  * @example
  * ```ts
  * const store = new FsStore("data.zarr"); // created if missing
@@ -136,7 +149,8 @@ export class FsStore implements Readable, Writable, Listable {
   /**
    * Reads a whole value into `target` when it fits, with no allocation (see
    * `Readable.getInto`): resolves to the value's size, its bytes in `target[0, size)`; when the
-   * value is larger than `target`, nothing is read. `undefined` when the key does not exist.
+   * value is larger than `target`, the size (and `target` holds its first bytes). `undefined`
+   * when the key does not exist. One open, one read and one close: no `fstat` when it fits.
    */
   async getInto(
     key: string,
@@ -187,9 +201,12 @@ export class FsStore implements Readable, Writable, Listable {
             // system tells what was opened, that is checked before anything is read.
             checkOpened: known ? (real) => this.rootPath.check(real, key, "read") : undefined,
           });
-          if (value !== undefined || !known) return value;
-          // Nothing there through a kept folder path: the folder may have been replaced since
-          // (by a link, or moved); look again.
+          // Through a direct folder (no link on the way) the open walked the same folders as
+          // a full resolution would: missing is missing.
+          if (value !== undefined || !known || this.rootPath.directFolder(path.dirname(file)))
+            return value;
+          // Nothing there through a kept folder path that went through a link: the link may
+          // have been changed since; look again.
           this.rootPath.forget(file);
         } catch (error) {
           if (error instanceof OutsideRootError) this.rootPath.forget(file);
@@ -221,45 +238,58 @@ export class FsStore implements Readable, Writable, Listable {
     key: string,
     options?: { signal?: AbortSignal },
   ): Promise<VersionedValue | undefined> {
-    const file = this.pathOf(key);
-    throwIfAborted(options?.signal);
-    try {
-      const real = await this.rootPath.resolve(file, key, "read");
-      return real === undefined ? undefined : await readVersioned(real, options?.signal);
-    } catch (error) {
-      throw toStoreError(error, key, file, "read");
-    }
+    const parts = await this.readRanges(key, [undefined], options?.signal);
+    const value = parts?.[0];
+    return value === undefined ? undefined : { value, version: contentVersion(value) };
   }
 
+  /**
+   * Writes a whole value. Without `ifMatch` / `ifNoneMatch` it takes no lock and reads
+   * nothing (see the class notes); with one, it holds the key's lock file while it checks
+   * the condition and writes.
+   */
   async set(key: string, value: Uint8Array, options?: SetOptions): Promise<void> {
-    await this.writeUnderLock(key, options, () => this.write(key, value, false, options?.signal));
+    if (!isConditional(options)) {
+      await this.write(key, value, false, options?.signal);
+      return;
+    }
+    await this.writeUnderLock(key, options, (directory) =>
+      this.write(key, value, false, options?.signal, directory),
+    );
   }
 
   async setIfNotExists(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean> {
-    return this.writeUnderLock(key, options, () => this.write(key, value, true, options?.signal));
+    return this.writeUnderLock(key, options, (directory) =>
+      this.write(key, value, true, options?.signal, directory),
+    );
   }
 
-  /** Runs a write of `key` under its lock file, after checking `ifMatch` / `ifNoneMatch`. */
+  /**
+   * Runs a write of `key` under its lock file, after checking `ifMatch` / `ifNoneMatch`;
+   * `write` gets the key's folder when it existed before the lock was taken.
+   */
   private async writeUnderLock(
     key: string,
     options: SetOptions | undefined,
-    write: () => Promise<boolean>,
+    write: (directory?: WriteFolder) => Promise<boolean>,
   ): Promise<boolean> {
     this.checkWritable(key, "write");
     const lexical = this.pathOf(key);
     try {
-      if (!this.conditionalWrites) return await this.unlocked(key, options, write);
-      // The lock lives in the key's real folder (checked like the write itself); the lexical
-      // path stands while the folder does not exist yet (creating it checks it).
-      const directory = await this.rootPath.resolve(path.dirname(lexical), key, "write");
-      const file = path.join(directory ?? path.dirname(lexical), path.basename(lexical));
+      if (!this.conditionalWrites) return await this.unlocked(key, options, () => write());
+      // The lock lives in the key's folder (as the write finds it); the lexical path stands
+      // while the folder does not exist yet (creating it checks it). Through a kept folder
+      // swapped for a link out of the root since, the lock and the version check would touch
+      // a file outside, but the write itself is refused before a byte is written.
+      const directory = await this.folderForWrite(path.dirname(lexical), key, false);
+      const file = path.join(directory?.path ?? path.dirname(lexical), path.basename(lexical));
       const lock = {
         staleMs: this.lockStaleMs,
         createDirectory: async (directory: string) => {
           await this.resolveDirectory(directory, key, true);
         },
       };
-      return (await writeLocked(key, file, options, lock, write)) ?? false;
+      return (await writeLocked(key, file, options, lock, () => write(directory))) ?? false;
     } catch (error) {
       throw await this.explainWriteError(key, lexical, error);
     }
@@ -275,23 +305,36 @@ export class FsStore implements Readable, Writable, Listable {
     return write();
   }
 
+  /**
+   * Deletes a value. Without `ifMatch` it takes no lock (a blind delete, like a blind `set`);
+   * with it, it holds the key's lock file while it checks and deletes.
+   */
   async delete(key: string, options?: SetOptions): Promise<void> {
     this.checkWritable(key, "delete");
     const lexical = this.pathOf(key);
     throwIfAborted(options?.signal);
-    // A delete may remove folders (pruning): their kept real paths go too.
-    this.rootPath.forget();
     try {
       // The link at the key itself may go (it is inside); the folders above must be inside.
+      // No kept folder here: an unlink cannot be checked after the fact.
       const directory = await this.rootPath.resolve(path.dirname(lexical), key, "delete");
       if (directory === undefined) return;
       const file = path.join(directory, path.basename(lexical));
       const lock = { staleMs: this.lockStaleMs };
-      const removed = this.conditionalWrites
-        ? await writeLocked(key, file, options, lock, () => removeFile(file))
-        : await this.unlocked(key, options, () => removeFile(file));
+      const removed = !isConditional(options)
+        ? await removeFile(file)
+        : this.conditionalWrites
+          ? await writeLocked(key, file, options, lock, () => removeFile(file))
+          : await this.unlocked(key, options, () => removeFile(file));
       // After the lock is released: its file would keep the folder from being pruned.
-      if (removed) await this.prune(directory);
+      if (removed) {
+        // The kept paths of the folders it pruned go too (a write or read through a kept
+        // folder that is gone would only meet ENOENT and look again, but needlessly).
+        let pruned = await this.prune(directory);
+        for (let folder = lexical; pruned > 0; pruned--) {
+          this.rootPath.forget(folder);
+          folder = path.dirname(folder);
+        }
+      }
     } catch (error) {
       throw toStoreError(error, key, lexical, "delete");
     }
@@ -377,7 +420,17 @@ export class FsStore implements Readable, Writable, Listable {
     if (this.readOnly) throw new ReadOnlyError(key, action);
   }
 
-  private async write(key: string, value: Uint8Array, exclusive: boolean, signal?: AbortSignal) {
+  /**
+   * Writes a value through a temporary file and a rename (see `writeAtomic`), in `known` (the
+   * key's folder, already found) or in the folder found by {@link folderForWrite}.
+   */
+  private async write(
+    key: string,
+    value: Uint8Array,
+    exclusive: boolean,
+    signal?: AbortSignal,
+    known?: WriteFolder,
+  ) {
     this.checkWritable(key, "write");
     const file = this.pathOf(key);
     try {
@@ -385,10 +438,53 @@ export class FsStore implements Readable, Writable, Listable {
         fsync: this.fsync,
         exclusive,
         signal,
-        resolveDirectory: (directory, create) => this.resolveDirectory(directory, key, create),
+        resolveDirectory: (directory, create) =>
+          known !== undefined && !create
+            ? Promise.resolve(known)
+            : this.folderForWrite(directory, key, create),
       });
     } catch (error) {
       throw await this.explainWriteError(key, file, error);
+    }
+  }
+
+  /**
+   * The folder a write of `key` goes in. A folder already resolved (by a read or write in it)
+   * is used as kept, with no lookup, where the system tells where an open file really is: the
+   * new temporary file is then checked to be inside the root before a byte is written to it.
+   * A kept folder that was removed since makes the write fail with ENOENT, and `writeAtomic`
+   * asks again with `create`: the folder is then forgotten, resolved and created.
+   */
+  private async folderForWrite(
+    directory: string,
+    key: string,
+    create: boolean,
+  ): Promise<WriteFolder | undefined> {
+    if (!create && canTellOpenedPaths) {
+      const kept = this.rootPath.directFolder(directory);
+      // A name in the root itself is inside whatever the root leads to, as for reads.
+      if (kept === this.root) return { path: kept };
+      if (kept !== undefined) {
+        return { path: kept, checkOpened: (handle) => this.checkOpened(handle, directory, key) };
+      }
+    }
+    if (create) this.rootPath.forgetFolder(directory);
+    const real = await this.resolveDirectory(directory, key, create);
+    if (real === undefined) return undefined;
+    this.rootPath.keep(directory, real);
+    return { path: real };
+  }
+
+  /** Refuses a file opened through a kept folder that now leads outside the root. */
+  private async checkOpened(handle: FileHandle, directory: string, key: string): Promise<void> {
+    const real = await openedPath(handle);
+    try {
+      if (real !== undefined) await this.rootPath.check(real, key, "write");
+      // Without /proc (some containers), the folder is resolved and checked the usual way.
+      else await this.rootPath.resolve(directory, key, "write");
+    } catch (error) {
+      this.rootPath.forgetFolder(directory);
+      throw error;
     }
   }
 
@@ -434,18 +530,21 @@ export class FsStore implements Readable, Writable, Listable {
 
   /**
    * Removes `directory` (a real path) and its parents while they are empty, stopping below the
-   * root's real path.
+   * root's real path; resolves to how many it removed.
    */
-  private async prune(directory: string): Promise<void> {
+  private async prune(directory: string): Promise<number> {
     const root = await this.rootPath.real();
+    let removed = 0;
     while (directory !== root && isInside(root, directory)) {
       try {
         await rmdir(directory);
       } catch {
-        return; // Not empty (or already gone, or a link): the rest of the way up stays.
+        break; // Not empty (or already gone, or a link): the rest of the way up stays.
       }
+      removed++;
       directory = path.dirname(directory);
     }
+    return removed;
   }
 
   private async clearRoot(): Promise<void> {
@@ -458,6 +557,11 @@ export class FsStore implements Readable, Writable, Listable {
     }
     await Promise.all(names.map((name) => removeTree(path.join(this.root, name))));
   }
+}
+
+/** Whether a write asks for a condition (and so takes the key's lock). */
+function isConditional(options: SetOptions | undefined): boolean {
+  return options?.ifMatch !== undefined || options?.ifNoneMatch !== undefined;
 }
 
 /**

@@ -83,8 +83,12 @@ export function isInside(realRoot: string, real: string): boolean {
  */
 export class RootPath {
   #real: string | undefined;
-  /** Real paths of folders already resolved and found inside the root, by lexical path. */
-  readonly #folders = new Map<string, string>();
+  /**
+   * Real paths of folders already resolved and found inside the root, by lexical path, and
+   * whether they are direct: no symlink below the root on the way (the real path is the
+   * root's real path joined with the same names).
+   */
+  readonly #folders = new Map<string, { real: string; direct: boolean }>();
 
   /** @param root the root as given (absolute) */
   constructor(readonly root: string) {}
@@ -132,7 +136,7 @@ export class RootPath {
     const folder = path.dirname(file);
     // A name in the root itself is inside whatever the root leads to (the user's chosen place).
     if (folder === this.root) return file;
-    let real = this.#folders.get(folder);
+    let real = this.#folders.get(folder)?.real;
     if (real === undefined) {
       try {
         real = await this.resolve(folder, key, action);
@@ -143,11 +147,18 @@ export class RootPath {
         throw error;
       }
       if (real === undefined) return undefined;
-      // Bounded: chunk folders are few, but keys are unbounded.
-      if (this.#folders.size >= MAX_KEPT_FOLDERS) this.#folders.clear();
-      this.#folders.set(folder, real);
+      this.keep(folder, real);
     }
     return path.join(real, path.basename(file));
+  }
+
+  /** Keeps the real path of a folder just resolved (or created) and found inside the root. */
+  keep(folder: string, real: string): void {
+    // Bounded: chunk folders are few, but keys are unbounded.
+    if (this.#folders.size >= MAX_KEPT_FOLDERS) this.#folders.clear();
+    const direct =
+      this.#real !== undefined && real === path.join(this.#real, path.relative(this.root, folder));
+    this.#folders.set(folder, { real, direct });
   }
 
   /**
@@ -158,10 +169,28 @@ export class RootPath {
     return this.#folders.has(path.dirname(file));
   }
 
-  /** Drops the kept folder paths (after a delete, or when one may be stale). */
+  /**
+   * The kept real path of `folder` when it is direct (no symlink below the root on the way when
+   * it was resolved), else undefined. Opening a name in a direct folder's path walks the same
+   * folders as opening the key's own path would: nothing there is stale, a missing file is
+   * missing, and what remains to check is where the opened file really is (a folder may have
+   * been swapped for a link since), which the caller does on the open file.
+   */
+  directFolder(folder: string): string | undefined {
+    if (folder === this.root) return this.root;
+    const kept = this.#folders.get(folder);
+    return kept?.direct ? kept.real : undefined;
+  }
+
+  /** Drops the kept folder paths, or the one of `file`'s folder, when they may be stale. */
   forget(file?: string): void {
     if (file === undefined) this.#folders.clear();
-    else this.#folders.delete(path.dirname(file));
+    else this.forgetFolder(path.dirname(file));
+  }
+
+  /** Drops the kept path of a folder. */
+  forgetFolder(folder: string): void {
+    this.#folders.delete(folder);
   }
 
   /**

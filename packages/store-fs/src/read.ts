@@ -56,8 +56,15 @@ export interface ReadFileOptions {
 /** Where Linux shows the path of an open file descriptor. */
 const FD_LINKS = process.platform === "linux" ? "/proc/self/fd/" : undefined;
 
+/**
+ * Whether the platform can tell where an open file really is (Linux, `/proc/self/fd`), so a
+ * store can check it after opening instead of resolving the path before. Containers without
+ * `/proc` answer undefined in {@link openedPath}, and callers then check the usual way.
+ */
+export const canTellOpenedPaths = FD_LINKS !== undefined;
+
 /** The real path of an open file, where the platform tells it; else undefined. */
-async function openedPath(handle: FileHandle): Promise<string | undefined> {
+export async function openedPath(handle: FileHandle): Promise<string | undefined> {
   if (FD_LINKS === undefined) return undefined;
   try {
     return await readlink(FD_LINKS + handle.fd);
@@ -67,14 +74,32 @@ async function openedPath(handle: FileHandle): Promise<string | undefined> {
 }
 
 /**
- * Opens a regular file for reading and runs `use` with its handle and size; closes it after.
- * Resolves to `undefined` when there is no file at `file` (or a directory).
- * @throws FsError when `file` is a FIFO, socket or device: only regular files hold values
+ * Whether an opened file holds a value: true for a regular file, false for a directory (which
+ * opens on POSIX systems, but is no value).
+ * @throws FsError for a FIFO, socket or device: only regular files hold values
  */
-async function withRegularFile<T>(
+function isValueFile(stats: Stats, file: string, options: ReadFileOptions): boolean {
+  if (stats.isDirectory()) return false;
+  if (stats.isFile()) return true;
+  throw new FsError(
+    options.key ?? file,
+    file,
+    "read",
+    `${kindOf(stats)} is not a value; only regular files are read`,
+  );
+}
+
+/**
+ * Opens a file for reading and runs `use` with its handle (and its `fstat`, when `stats`
+ * asks for it: then only regular files reach `use`); closes it after. Resolves to `undefined`
+ * when there is no file at `file` (or a directory).
+ * @throws FsError when `stats` is asked and `file` is a FIFO, socket or device
+ */
+async function withFile<T>(
   file: string,
   options: ReadFileOptions,
-  use: (handle: FileHandle, size: number) => Promise<T>,
+  stats: boolean,
+  use: (handle: FileHandle, stats: Stats | undefined) => Promise<T | undefined>,
 ): Promise<T | undefined> {
   throwIfAborted(options.signal);
   let handle: FileHandle;
@@ -86,22 +111,13 @@ async function withRegularFile<T>(
   }
   try {
     // Both at once: one wait instead of two.
-    const [stats, real] = await Promise.all([
-      handle.stat(),
+    const [found, real] = await Promise.all([
+      stats ? handle.stat() : undefined,
       options.checkOpened ? openedPath(handle) : undefined,
     ]);
     if (real !== undefined) await options.checkOpened?.(real);
-    // Opening a directory succeeds on POSIX systems; reading it is not a value.
-    if (stats.isDirectory()) return undefined;
-    if (!stats.isFile()) {
-      throw new FsError(
-        options.key ?? file,
-        file,
-        "read",
-        `${kindOf(stats)} is not a value; only regular files are read`,
-      );
-    }
-    return await use(handle, stats.size);
+    if (found !== undefined && !isValueFile(found, file, options)) return undefined;
+    return await use(handle, found);
   } catch (error) {
     // Reading a directory through a handle fails with EISDIR on some systems.
     if (isNoFile(error)) return undefined;
@@ -124,7 +140,8 @@ export async function readFileRanges(
 ): Promise<Uint8Array[] | undefined> {
   for (const range of ranges) if (range !== undefined) validateRange(range);
   const { signal } = options;
-  return withRegularFile(file, options, async (handle, size) => {
+  return withFile(file, options, true, async (handle, stats) => {
+    const size = (stats as Stats).size;
     const parts: Uint8Array[] = [];
     for (const range of ranges) {
       throwIfAborted(signal);
@@ -140,8 +157,16 @@ export async function readFileRanges(
 
 /**
  * Reads a whole file into `target` when it fits, with no allocation: resolves to the file's
- * size, the bytes in `target[0, size)`; when the file is larger than `target`, nothing is read
- * and the size tells how large it is. `undefined` when there is no file.
+ * size, the bytes in `target[0, size)`; when the file is larger than `target`, the size tells
+ * how large it is (and `target` holds its first bytes). `undefined` when there is no file.
+ *
+ * One open, one read and one close: the read asks for one byte more than `target` holds (into
+ * a spare byte), so its count tells at once whether the file fits, and no `fstat` is needed
+ * for its size. A short read of a regular file ends at its end (FsStore replaces files by
+ * rename, never truncates them). Only when the read finds nothing, fails, or finds more than
+ * fits does an `fstat` tell what the file is (a FIFO or device is an FsError) and how large.
+ * A FIFO that another process is writing into at that moment is read like a file: what it
+ * gives is what that process wrote, as a file's bytes would be.
  * @throws FsError when `file` is a FIFO, socket or device
  */
 export async function readFileInto(
@@ -149,9 +174,30 @@ export async function readFileInto(
   target: Uint8Array,
   options: ReadFileOptions = {},
 ): Promise<number | undefined> {
-  return withRegularFile(file, options, async (handle, size) => {
-    if (size > target.length) return size;
-    return readAt(handle, target.subarray(0, size), 0, options.signal);
+  const { signal } = options;
+  // One read cannot be trusted to fill more than MAX_READ bytes: the long way, with fstat.
+  if (target.length >= MAX_READ) {
+    return withFile(file, options, true, async (handle, stats) => {
+      const { size } = stats as Stats;
+      return size > target.length ? size : readAt(handle, target.subarray(0, size), 0, signal);
+    });
+  }
+  return withFile(file, options, false, async (handle) => {
+    throwIfAborted(signal);
+    let read = 0;
+    try {
+      ({ bytesRead: read } = await handle.readv([target, new Uint8Array(1)], 0));
+    } catch (error) {
+      if (isNoFile(error)) throw error;
+      // EAGAIN from a FIFO with a writer but no data, say: the fstat below tells what it is.
+      if (isValueFile(await handle.stat(), file, options)) throw error;
+      return undefined;
+    }
+    if (read > 0 && read <= target.length) return read;
+    const stats = await handle.stat();
+    if (!isValueFile(stats, file, options)) return undefined;
+    if (stats.size > target.length) return stats.size;
+    return stats.size === read ? read : readAt(handle, target.subarray(0, stats.size), 0, signal);
   });
 }
 

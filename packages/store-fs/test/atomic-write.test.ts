@@ -99,21 +99,33 @@ describe("FsStore atomic writes", () => {
     // Just before the rename: the old value is intact, the new one complete and flushed.
     expect(Buffer.from(rename.target!).equals(Buffer.from(old))).toBe(true);
     expect(Buffer.from(rename.source!).equals(Buffer.from(value))).toBe(true);
+    const order = events.map((e) => `${e.op}:${e.file === rename.file ? "temp" : e.file}`);
+    // A write without a condition takes no lock file and reads nothing.
+    expect(order).toEqual(["open:temp", "sync:temp", "rename:temp"]);
+  });
+
+  it("a conditional write takes the key's lock file first, then writes the same way", async () => {
+    const store = new FsStore(sandbox.dir);
+    const target = path.join(sandbox.dir, "a", "c", "0");
+    await store.set("a/c/0", filled(10, 1));
+    const { version } = (await store.getVersioned("a/c/0"))!;
+    events.length = 0;
+    await store.set("a/c/0", filled(20, 2), { ifMatch: version });
     const lock = lockPathOf(target);
+    const [rename] = events.filter((e) => e.op === "rename");
     const order = events.map(
       (e) => `${e.op}:${e.file === rename.file ? "temp" : e.file === lock ? "lock" : e.file}`,
     );
-    // The key's lock file (held by every write, see conditional writes) comes first.
-    expect(order).toEqual(["open:lock", "open:temp", "sync:temp", "rename:temp"]);
+    // The condition is checked by reading the target under the lock.
+    expect(order).toEqual(["open:lock", `open:${target}`, "open:temp", "sync:temp", "rename:temp"]);
+    expect(await store.get("a/c/0")).toEqual(filled(20, 2));
   });
 
   it("with fsync: false, the same sequence without the flush", async () => {
     const store = new FsStore(sandbox.dir, { fsync: false });
     await store.set("k", filled(10, 1));
-    const lock = lockPathOf(path.join(sandbox.dir, "k"));
-    const writes = events.filter((e) => e.file !== lock);
-    expect(writes.map((e) => e.op)).toEqual(["open", "rename"]);
-    expect(writes[0].flags).toBe("wx");
+    expect(events.map((e) => e.op)).toEqual(["open", "rename"]);
+    expect(events[0].flags).toBe("wx");
   });
 
   it("setIfNotExists publishes with a hard link of the complete file, which refuses to replace", async () => {

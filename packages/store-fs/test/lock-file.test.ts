@@ -30,11 +30,14 @@ function deadPid(): number {
   return Number(child.stdout);
 }
 
+/** A conditional write (which takes the key's lock): creates the key. */
+const create = { ifNoneMatch: "*" } as const;
+
 describe("FsStore lock files", () => {
   it("a lock left by a dead process of this machine is broken at once", async () => {
     const store = new FsStore(sandbox.dir, { lockStaleMs: 3_600_000 });
     const lock = leaveLock(sandbox.dir, "a/c/0", `${hostname()} ${deadPid()}`);
-    await store.set("a/c/0", Uint8Array.of(1));
+    await store.set("a/c/0", Uint8Array.of(1), create);
     expect(await store.get("a/c/0")).toEqual(Uint8Array.of(1));
     expect(existsSync(lock)).toBe(false);
   });
@@ -44,34 +47,62 @@ describe("FsStore lock files", () => {
     const lock = leaveLock(sandbox.dir, "k", "another-host 1");
     const old = new Date(Date.now() - 120_000);
     utimesSync(lock, old, old);
-    await store.set("k", Uint8Array.of(2));
+    await store.set("k", Uint8Array.of(2), create);
     expect(await store.get("k")).toEqual(Uint8Array.of(2));
   });
 
-  it("a live lock makes a write wait until it is released", async () => {
+  it("a live lock makes a conditional write wait until it is released", async () => {
     const store = new FsStore(sandbox.dir);
     // Held by this very process (alive, so never broken before lockStaleMs).
     const lock = leaveLock(sandbox.dir, "k", `${hostname()} ${process.pid}`);
-    let written = false;
-    const write = store.set("k", Uint8Array.of(3)).then(() => {
-      written = true;
-    });
+    const settled: string[] = [];
+    const writes = [
+      store.set("k", Uint8Array.of(3), create).then(() => settled.push("set")),
+      store.setIfNotExists("k2", Uint8Array.of(3)).then(() => settled.push("k2")),
+    ];
+    // The other key's lock is free: that write goes through meanwhile.
+    await writes[1];
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(written).toBe(false);
+    expect(settled).toEqual(["k2"]);
     expect(await store.get("k")).toBeUndefined();
     unlinkSync(lock);
-    await write;
+    await writes[0];
     expect(await store.get("k")).toEqual(Uint8Array.of(3));
+  });
+
+  it("a set or delete without a condition takes no lock: it lands while the lock is held", async () => {
+    const store = new FsStore(sandbox.dir);
+    await store.set("a/k", Uint8Array.of(1));
+    const lock = leaveLock(sandbox.dir, "a/k", `${hostname()} ${process.pid}`);
+    await store.set("a/k", Uint8Array.of(2));
+    expect(await store.get("a/k")).toEqual(Uint8Array.of(2));
+    await store.delete("a/k");
+    expect(await store.get("a/k")).toBeUndefined();
+    // The held lock is left alone (a conditional writer of another process may own it).
+    expect(existsSync(lock)).toBe(true);
+    unlinkSync(lock);
   });
 
   it("lock files are never listed, never left behind, and folders are still pruned", async () => {
     const store = new FsStore(sandbox.dir);
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => store.set(`a/b/${i % 4}`, Uint8Array.of(i))),
+      Array.from({ length: 20 }, async (_, i) => {
+        const key = `a/b/${i % 4}`;
+        const current = await store.getVersioned(key);
+        // Conflicts are expected (same keys at once); the locks are what this is about.
+        await store
+          .set(key, Uint8Array.of(i), current ? { ifMatch: current.version } : create)
+          .catch(() => {});
+      }),
     );
     expect(await collectKeys(store.list())).toEqual(["a/b/0", "a/b/1", "a/b/2", "a/b/3"]);
     expect(readdirSync(path.join(sandbox.dir, "a", "b")).sort()).toEqual(["0", "1", "2", "3"]);
-    await Promise.all([0, 1, 2, 3].map((i) => store.delete(`a/b/${i}`)));
+    await Promise.all(
+      [0, 1, 2, 3].map(async (i) => {
+        const { version } = (await store.getVersioned(`a/b/${i}`))!;
+        await store.delete(`a/b/${i}`, { ifMatch: version });
+      }),
+    );
     expect(readdirSync(sandbox.dir)).toEqual([]);
   });
 

@@ -56,8 +56,9 @@ export class ChunkStore {
 
   /**
    * The stored bytes of a chunk read into `buffer` (a view of it) when they fit; their size when
-   * they do not (nothing is read); undefined when the chunk is missing. Without `getInto` on the
-   * store, or under a nested v2 key, the bytes come in memory of their own.
+   * they do not (the buffer then holds nothing useful); undefined when the chunk is missing.
+   * Without `getInto` on the store, or under a nested v2 key, the bytes come in memory of their
+   * own.
    */
   async getInto(
     coords: readonly number[],

@@ -81,8 +81,11 @@ export function updateKey(
 /**
  * Replaces a key's whole value (or deletes it, for `undefined`) without reading it, in turn
  * with the updates of the same key in this process. Needs no condition across processes: a
- * whole replacement is right in any order, and a concurrent conditional update that read the
- * old value fails its condition and runs again on this one.
+ * whole replacement is right in any order, so it is a plain `set` (FsStore: no lock file, no
+ * read, a temporary file renamed over the chunk). A conditional update of another process
+ * that read the old value fails its condition and runs again on this one; only one that had
+ * already checked it when this one landed replaces it (see `Writable.conditionalWrites`), so
+ * an update made after a whole write is never lost.
  */
 export function replaceKey(
   store: Readable & Writable,
