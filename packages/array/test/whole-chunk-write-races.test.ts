@@ -141,6 +141,52 @@ async function race(stores: (Readable & Writable)[], schedule: [Op, number][][])
 const sandbox = tempDir("z-array-whole-races-");
 afterAll(() => sandbox.remove());
 
+/** The store's reads and writes as `method key [condition]`, through a view of `store`. */
+function recording<S extends Readable & Writable>(store: S): { store: S; calls: string[] } {
+  const calls: string[] = [];
+  const view = Object.create(store) as S;
+  const record = (
+    method: string,
+    key: string,
+    options?: { ifMatch?: string; ifNoneMatch?: string },
+  ) =>
+    calls.push(
+      `${method} ${key}${options?.ifMatch ? " ifMatch" : ""}${options?.ifNoneMatch ? " ifNoneMatch" : ""}`,
+    );
+  for (const method of ["get", "getInto", "getVersioned", "set", "delete"] as const) {
+    const original = (store as unknown as Record<string, (...a: unknown[]) => unknown>)[method];
+    if (original === undefined) continue;
+    (view as unknown as Record<string, unknown>)[method] = (key: string, ...rest: unknown[]) => {
+      const options = method === "set" ? rest[1] : rest[0];
+      record(method, key, options as { ifMatch?: string });
+      return original.call(store, key, ...rest);
+    };
+  }
+  return { store: view, calls };
+}
+
+describe("what a chunk write asks of the store", () => {
+  for (const [name, make] of [
+    ["MemoryStore", () => new MemoryStore()],
+    ["FsStore", () => new FsStore(`${sandbox.dir}/calls-${Math.random()}.zarr`, { fsync: false })],
+  ] as const) {
+    it(`${name}: a whole chunk is one plain set; a partial one a versioned read and a conditional set`, async () => {
+      const { store, calls } = recording(make() as Readable & Writable);
+      const arr = await createArray(store, { shape: [8], chunks: [4], dtype: "int32" });
+      await arr.set([slice(0, 4)], 5);
+      calls.length = 0;
+      await arr.set([slice(0, 4)], 6); // replaces a stored chunk
+      await arr.set([slice(4, 8)], 7); // a new one
+      expect(calls).toEqual(["set c/0", "set c/1"]);
+      calls.length = 0;
+      await arr.set([1], 8);
+      await arr.set([slice(0, 4)], 0); // all fill value: deleted, unread
+      expect(calls).toEqual(["getVersioned c/0", "set c/0 ifMatch", "delete c/0"]);
+      expect(Array.from((await arr.get()).data)).toEqual([0, 0, 0, 0, 7, 7, 7, 7]);
+    });
+  }
+});
+
 describe("whole-chunk writes racing partial writes and reads", () => {
   it("MemoryStore (one map, a store object per writer)", async () => {
     await fc.assert(
