@@ -291,6 +291,14 @@ describe("the worker_threads decode pool", () => {
               dtype: fc.constant(dtype),
               sparse: fc.constant(sparse),
               fOrder: fc.constant(order && ndim > 1),
+              // blosc in small blocks: a worker decodes only the blocks its regions touch.
+              compressor: fc.constantFrom(
+                { name: "zstd", configuration: { level: 1 } },
+                {
+                  name: "blosc",
+                  configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", blocksize: 256 },
+                },
+              ),
             }),
           ),
       );
@@ -308,7 +316,7 @@ describe("the worker_threads decode pool", () => {
             fillValue: c.dtype === "bool" ? true : c.dtype === "int64" ? -(2n ** 63n) : 7,
             zarrFormat: c.fOrder ? 2 : 3,
             ...(c.fOrder ? { order: "F" as const } : {}),
-            compressors: [{ name: "zstd", configuration: { level: 1 } }],
+            compressors: [c.compressor],
           });
           const n = c.shape.reduce((a, b) => a * b, 1);
           const probe = arr.dataType.create(n) as TypedArray;

@@ -1,7 +1,14 @@
 import { locateError } from "@z/errors";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import { type ArrayMetadata, type ChunkGrid, ChunkGridError } from "@z/metadata";
-import type { Chunk, ChunkRegion, TypedArray } from "@z/ndarray";
+import {
+  type Chunk,
+  type ChunkRegion,
+  type IndexRange,
+  product,
+  regionElementRanges,
+  type TypedArray,
+} from "@z/ndarray";
 import { joinKey, type Readable } from "@z/store-core";
 import { shardingOf } from "../create/sharding-config.js";
 import { loadPartialReads, loadWritePath } from "../lazy-features.js";
@@ -76,7 +83,7 @@ export class ArrayChunks implements ChunkAccess {
    */
   async readChunk(
     coords: readonly number[],
-    options: Pick<AccessOptions, "signal" | "workers"> = {},
+    options: Pick<AccessOptions, "signal" | "workers"> & { elements?: readonly IndexRange[] } = {},
   ): Promise<{ chunk: Chunk; owned: boolean } | undefined> {
     const { signal } = options;
     const bytes = await this.stored.get(coords, { signal });
@@ -196,22 +203,26 @@ export class ArrayChunks implements ChunkAccess {
   private wholeReader(options: AccessOptions): GroupReader {
     const initial = this.stored.readsInto ? this.runner.reusableBufferSize(options) : undefined;
     if (initial === undefined)
-      return async (group, use) => use([(await this.readChunk(group.coords, options))?.chunk]);
+      return async (group, use) =>
+        use([(await this.readChunk(group.coords, this.withElements(group, options)))?.chunk]);
     let size = initial;
     const free: Uint8Array[] = [];
-    return async ({ coords }, use) => {
+    return async (group, use) => {
+      const { coords } = group;
       let buffer = free.pop();
       if (buffer === undefined || buffer.length < size) buffer = new Uint8Array(size);
       try {
         const read = await this.stored.getInto(coords, buffer, options);
         if (typeof read === "number") {
           size = Math.max(size, read);
-          use([(await this.readChunk(coords, options))?.chunk]);
+          use([(await this.readChunk(coords, this.withElements(group, options)))?.chunk]);
           return;
         }
         let chunk: Chunk | undefined;
         try {
-          chunk = read && (await this.runner.pipelineFor(coords).decode(read));
+          const elements = this.elementsOf(group);
+          const pipeline = this.runner.pipelineFor(coords);
+          chunk = read && (await pipeline.decode(read, elements ? { elements } : {}));
         } catch (error) {
           throw located(error, this.stored.key(coords));
         }
@@ -220,6 +231,34 @@ export class ArrayChunks implements ChunkAccess {
         free.push(buffer);
       }
     };
+  }
+
+  /**
+   * The elements of a whole chunk its group's parts read, for decoders that can skip the rest
+   * (blosc decodes only the blocks they touch); undefined when a part is no strided region or
+   * the parts read the whole chunk.
+   */
+  private elementsOf(group: ChunkGroup): IndexRange[] | undefined {
+    const regions: ChunkRegion[] = [];
+    for (const { part } of group.items) {
+      const region = part.region?.();
+      if (region === undefined) return undefined;
+      regions.push(region);
+    }
+    const shape = this.runner.shapeOf(group.coords);
+    const elements = regionElementRanges(shape, regions);
+    const [first] = elements;
+    if (elements.length === 1 && first[0] === 0 && first[1] === product(shape)) return undefined;
+    return elements;
+  }
+
+  /** `options` with the elements a group reads of its chunk, for a decode on this thread. */
+  private withElements(
+    group: ChunkGroup,
+    options: AccessOptions,
+  ): AccessOptions & { elements?: IndexRange[] } {
+    const elements = this.elementsOf(group);
+    return elements ? { ...options, elements } : options;
   }
 
   async writeParts(

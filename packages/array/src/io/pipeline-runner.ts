@@ -1,7 +1,7 @@
 import { type ChunkDecodePool, CodecPipeline, type PlaceTarget } from "@z/codecs";
 import { PoolDecoder, writableChunk } from "@z/codecs/internal";
 import type { ArrayMetadata } from "@z/metadata";
-import { type Chunk, isTypedArray, product } from "@z/ndarray";
+import { type Chunk, type IndexRange, isTypedArray, product } from "@z/ndarray";
 
 /** Where and how a whole chunk decodes. */
 export interface WholeDecodeOptions {
@@ -13,6 +13,12 @@ export interface WholeDecodeOptions {
   fresh?: boolean;
   /** Reads the bytes again, when a worker took them and then could not decode them. */
   again?: () => Promise<Uint8Array | undefined>;
+  /**
+   * The only elements of the chunk (C-order index ranges) the caller will read, when it reads
+   * part of it on this thread: decoders that can (blosc) skip the rest, whose values are then
+   * unspecified.
+   */
+  elements?: readonly IndexRange[];
 }
 
 /**
@@ -101,7 +107,8 @@ export class PipelineRunner {
       );
       return { chunk, owned: true };
     }
-    const chunk = await this.pipelineFor(coords).decode(bytes);
+    const { elements } = options;
+    const chunk = await this.pipelineFor(coords).decode(bytes, elements ? { elements } : {});
     const data = chunk.data;
     const owned =
       !ArrayBuffer.isView(data) || data.buffer !== bytes.buffer || options.fresh === true;

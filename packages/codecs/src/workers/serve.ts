@@ -1,9 +1,22 @@
 import { type JsonValue, loadDataTypesFor } from "@z/metadata";
-import { copyRegion, isTypedArray, type TypedArray } from "@z/ndarray";
+import {
+  copyRegion,
+  isTypedArray,
+  product,
+  regionElementRanges,
+  type TypedArray,
+} from "@z/ndarray";
 import { afterLoading } from "../after-loading.js";
+import type { CodecPipeline } from "../pipeline.js";
 import { loadCodecsFor } from "../registry.js";
+import type { ChunkDecodeOptions } from "../types.js";
 import { cachedPipeline } from "./pipeline-cache.js";
-import { type DecodeReply, type DecodeRequest, errorToJson } from "./protocol.js";
+import {
+  type DecodeReply,
+  type DecodeRequest,
+  errorToJson,
+  type PlaceRequest,
+} from "./protocol.js";
 
 /** A reply and the buffers to transfer with it. */
 export interface ReplyWithTransfer {
@@ -24,15 +37,16 @@ export async function answerDecodeRequest(request: DecodeRequest): Promise<Reply
     ]);
     const { codecs, spec, zarrFormat } = request;
     const pipeline = await afterLoading(() => cachedPipeline(codecs, spec, zarrFormat));
-    const chunk = await pipeline.decode(request.bytes);
     const { place } = request;
     if (place) {
+      const chunk = await pipeline.decode(request.bytes, decodeHints(pipeline, place));
       // The copy into shared memory is the point: the calling thread neither copies nor
       // takes the first-touch page faults of the result, which spread over the workers.
       for (const region of place.regions)
         copyRegion(chunk, region, place.out as TypedArray, place.lanes);
       return { reply: { id: request.id, placed: true }, transfer: [] };
     }
+    const chunk = await pipeline.decode(request.bytes);
     if (!isTypedArray(chunk.data)) throw new TypeError("the decoded chunk is not a TypedArray");
     let data = chunk.data;
     // Only a buffer the decoded view spans whole moves; a view into something larger (a
@@ -46,6 +60,28 @@ export async function answerDecodeRequest(request: DecodeRequest): Promise<Reply
   } catch (error) {
     return { reply: { id: request.id, error: errorToJson(error) }, transfer: [] };
   }
+}
+
+/** This worker's buffer for chunks it decodes and copies out at once (one decode at a time). */
+let scratch = new Uint8Array(0);
+/** Scratch buffers up to this size are kept between decodes. */
+const SCRATCH_KEEP = 64 << 20;
+
+/**
+ * What a decode whose parts go straight to a shared result may skip and reuse: only the elements
+ * the regions read (a blosc chunk then decodes only the blocks they touch), decoded into this
+ * worker's scratch buffer rather than fresh memory, since the parts are copied out at once.
+ */
+function decodeHints(pipeline: CodecPipeline, place: PlaceRequest): ChunkDecodeOptions {
+  if (!pipeline.takesDecodeHints) return {};
+  const { shape } = pipeline.spec;
+  const size = product(shape) * pipeline.spec.dataType.itemSize;
+  if (scratch.length !== size) {
+    const buffer = new Uint8Array(size);
+    if (size <= SCRATCH_KEEP) scratch = buffer;
+    return { into: buffer, elements: regionElementRanges(shape, place.regions) };
+  }
+  return { into: scratch, elements: regionElementRanges(shape, place.regions) };
 }
 
 /** The messaging side of a worker scope (a Web Worker's `self`, or Node's `parentPort`). */
