@@ -269,6 +269,46 @@ describe("FsStore never writes or deletes outside its root", () => {
   });
 });
 
+describe("FsStore: writes in a folder it has already written to", () => {
+  // After the first write in a folder, the store keeps the folder's path and writes a new
+  // temporary file in it without looking it up; where the opened file is really checked.
+  it.runIf(process.platform === "linux")(
+    "a folder replaced by a link out of the root after a write: the next write is refused, nothing outside changes",
+    async () => {
+      writeFileSync(path.join(outside, "0"), "outside 0");
+      const store = new FsStore(root);
+      await store.set("arr/c/0", bytes(1));
+      await store.set("arr/c/1", bytes(1)); // through the kept folder
+      renameSync(path.join(root, "arr", "c"), path.join(root, "old"));
+      symlinkSync(outside, path.join(root, "arr", "c"), "dir");
+      const before = treeOf(outside);
+      for (const call of [
+        () => store.set("arr/c/0", bytes(7)),
+        () => store.set("arr/c/new", bytes(7)),
+        () => store.set("arr/c/0", bytes(7)), // the kept path was dropped: the full check
+      ]) {
+        const error = await thrown(call);
+        expect(error).toMatchObject({ name: "OutsideRootError", key: expect.any(String) });
+      }
+      expect(treeOf(outside)).toEqual(before);
+    },
+  );
+
+  posix("a kept folder removed and made again by another program: writes go on", async () => {
+    const store = new FsStore(root);
+    await store.set("arr/c/0", bytes(1));
+    renameSync(path.join(root, "arr"), path.join(root, "moved"));
+    await store.set("arr/c/1", bytes(2));
+    expect(await collectKeys(store.list())).toEqual(["arr/c/1", "moved/c/0"]);
+    mkdirSync(path.join(root, "shared"));
+    renameSync(path.join(root, "arr", "c"), path.join(root, "shared", "c"));
+    symlinkSync(path.join(root, "shared", "c"), path.join(root, "arr", "c"), "dir");
+    // A link inside the root is followed, as by a store that never saw the folder.
+    await store.set("arr/c/2", bytes(3));
+    expect(readFileSync(path.join(root, "shared", "c", "2"))).toEqual(Buffer.from([3]));
+  });
+});
+
 describe("FsStore: reads in a folder it has already read from", () => {
   // After the first read in a folder, the store keeps the folder's real path and opens names in
   // it without following links; these are the cases that shortcut must not let through.
