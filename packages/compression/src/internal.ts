@@ -4,3 +4,4 @@
  * @packageDocumentation
  */
 export * from "./lazy.js";
+export * from "./simd/load.js";

@@ -1,4 +1,5 @@
 import { DecompressionError } from "../errors.js";
+import { simdKernels } from "../simd/load.js";
 import { copyBytes, copyMatch, lengthBytes } from "./copy.js";
 
 const MINMATCH = 4;
@@ -9,9 +10,20 @@ const MINMATCH = 4;
  * Every length and offset is checked against both buffers, so hostile input can neither read
  * nor write out of bounds nor loop: each sequence consumes at least one input byte. The block
  * must end with a sequence of literals only, as LZ4's format requires.
+ *
+ * Once the SIMD kernels are loaded (the Blosc and `lz4` codecs load them on first use), the
+ * block is decoded in WebAssembly, where the same checks accept and reject the same blocks.
  * @throws DecompressionError for a malformed block or one that does not fit `dst`
  */
 export function lz4DecompressBlock(src: Uint8Array, dst: Uint8Array, start = 0): number {
+  const end = simdKernels()?.lz4DecodeBlock(src, dst, start);
+  // A rejected block is decoded again in JavaScript, which says what is wrong with it.
+  if (end !== undefined && end >= 0) return end;
+  return decodeScalar(src, dst, start);
+}
+
+/** {@link lz4DecompressBlock} in JavaScript. */
+function decodeScalar(src: Uint8Array, dst: Uint8Array, start: number): number {
   const end = src.length;
   const dstEnd = dst.length;
   let ip = 0;
