@@ -140,6 +140,27 @@ export async function readFileRanges(
 ): Promise<Uint8Array[] | undefined> {
   for (const range of ranges) if (range !== undefined) validateRange(range);
   const { signal } = options;
+  if (ranges.length > 0 && ranges.every(isSmallBounded)) {
+    // `{offset, length}` ranges (a shard's inner chunks) need no size: read at once, and ask
+    // `fstat` what the file is only when a read comes back short (past the end, or no file).
+    return withFile(file, options, false, async (handle) => {
+      const parts: Uint8Array[] = [];
+      let short = false;
+      for (const { offset, length } of ranges as { offset: number; length: number }[]) {
+        throwIfAborted(signal);
+        const buffer = uninitialized(length);
+        const filled = await readAt(handle, buffer, offset, signal).catch(async (error) => {
+          if (isNoFile(error) || isValueFile(await handle.stat(), file, options)) throw error;
+          return -1; // a directory
+        });
+        if (filled < 0) return undefined;
+        short ||= filled < length || length === 0;
+        parts.push(filled === length ? buffer : buffer.slice(0, filled));
+      }
+      if (short && !isValueFile(await handle.stat(), file, options)) return undefined;
+      return parts;
+    });
+  }
   return withFile(file, options, true, async (handle, stats) => {
     const size = (stats as Stats).size;
     const parts: Uint8Array[] = [];
@@ -153,6 +174,16 @@ export async function readFileRanges(
     }
     return parts;
   });
+}
+
+/**
+ * Bounded ranges up to this length are read without asking the file's size first: a longer one
+ * (a caller's mistake, or hostile input) is clipped to the size before anything is allocated.
+ */
+const MAX_UNSIZED_RANGE = 64 * 1024 * 1024;
+
+function isSmallBounded(range: ByteRange | undefined): boolean {
+  return range !== undefined && "length" in range && range.length <= MAX_UNSIZED_RANGE;
 }
 
 /**

@@ -113,6 +113,36 @@ describe("FsStore file system calls", () => {
     expect(await store.get("a/c/missing")).toBeUndefined();
   });
 
+  it("ranges with a length need no size; a whole get and a suffix do", async () => {
+    const store = new FsStore(sandbox.dir, { fsync: false });
+    const value = Uint8Array.from({ length: 300 }, (_, i) => i);
+    await store.set("a/c/0", value);
+    await store.get("a/c/0"); // the first read looks the folder up
+    const check = linux ? ["readlink"] : [];
+    const range = { offset: 10, length: 20 };
+    expect(await callsOf(() => store.get("a/c/0", { range }))).toEqual([
+      "open",
+      ...check,
+      "handle.read",
+      "handle.close",
+    ]);
+    expect(await store.get("a/c/0", { range })).toEqual(value.subarray(10, 30));
+    expect(await callsOf(() => store.get("a/c/0", { range: { suffix: 4 } }))).toEqual([
+      "open",
+      "handle.stat",
+      ...check,
+      "handle.read",
+      "handle.close",
+    ]);
+    // Past the end: clipped, as with the size known.
+    expect(await store.getRanges("a/c/0", [{ offset: 290, length: 20 }])).toEqual([
+      value.subarray(290),
+    ]);
+    expect(await store.get("a/c/0", { range: { offset: 400, length: 5 } })).toEqual(
+      new Uint8Array(0),
+    );
+  });
+
   it("a folder removed behind the store's back is created again by the next write", async () => {
     const store = new FsStore(sandbox.dir, { fsync: false });
     await store.set("a/c/0", filled(4, 1));
