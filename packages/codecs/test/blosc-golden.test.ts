@@ -29,8 +29,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { type BloscCname, bloscCompress, bloscDecompress, readBloscHeader } from "@z/codecs";
+import { useCompressionPaths } from "@z/compression";
 import { fixturePath, type GoldenCase, goldenCases, haveFixtures } from "@z/test-utils";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const PYTHON = "/usr/bin/python3";
 
@@ -138,7 +139,14 @@ json.dump(out, sys.stdout)
 const fixtures = haveFixtures("blosc golden");
 const cases = fixtures ? goldenCases("blosc") : [];
 
-describe.skipIf(!fixtures)("blosc golden files", () => {
+// Both paths of the shuffles and LZ4: SIMD WebAssembly (where the engine has it) and JavaScript.
+describe.skipIf(!fixtures).each([
+  { simd: true, path: "SIMD WebAssembly where available" },
+  { simd: false, path: "JavaScript" },
+])("blosc golden files ($path)", ({ simd }) => {
+  beforeAll(() => useCompressionPaths({ simd }));
+  afterAll(() => useCompressionPaths({ simd: true }));
+
   it("has the 169 numcodecs golden frames", () => {
     expect(cases.length).toBe(169);
   });

@@ -3,6 +3,7 @@
 import { type ChunkSpec, loadCodecs, registeredCodecs } from "@z/codecs";
 import { type CodecContractOptions, chunkOf, describeCodecContract } from "@z/codecs/testing";
 import { useCompressionPaths } from "@z/compression";
+import { loadSimdKernels, simdKernels, wasmSimdSupported } from "@z/compression/internal";
 import { zstdIsNative } from "@z/compression/zstd";
 import {
   type JsonValue,
@@ -332,3 +333,25 @@ describe.runIf(zstdIsNative())("with the native path ruled out (zstd in WebAssem
       describeCodecContract(label ? `${name} (${label})` : name, options);
   }
 });
+
+// Blosc's shuffles and LZ4 block decoding run in SIMD WebAssembly where the engine has it (the
+// codecs load it on first use) and in JavaScript elsewhere: their codecs meet the contract on
+// both paths.
+describe.runIf(wasmSimdSupported())(
+  "with the SIMD path ruled out (Blosc and LZ4 in JavaScript)",
+  () => {
+    beforeAll(async () => {
+      await loadSimdKernels();
+      useCompressionPaths({ simd: false });
+    });
+    afterAll(() => useCompressionPaths({ simd: true }));
+    it("the SIMD kernels are loaded but not used", async () => {
+      expect(await loadSimdKernels()).toBeDefined();
+      expect(simdKernels()).toBeUndefined();
+    });
+    for (const name of ["blosc", "numcodecs.blosc", "numcodecs.lz4"]) {
+      for (const { label, ...options } of VARIANTS[name])
+        describeCodecContract(label ? `${name} (${label})` : name, options);
+    }
+  },
+);

@@ -1,3 +1,4 @@
+import { simdKernels } from "@z/compression/internal";
 import { copyTail, shuffleBlock, unshuffleBlock } from "./shuffle.js";
 
 /**
@@ -9,7 +10,8 @@ import { copyTail, shuffleBlock, unshuffleBlock } from "./shuffle.js";
  * Both directions go through byte planes (the byte shuffle) and transpose 8x8 bit matrices held
  * in two 32-bit words, moving whole words where alignment allows. Handling one byte of element
  * at a time matters: rows are a power of two apart, so touching the rows of several bytes at
- * once makes them compete for the same cache sets.
+ * once makes them compete for the same cache sets. Once the SIMD kernels of `@z/compression`
+ * are loaded (the Blosc codec loads them on first use), blocks go through them instead.
  */
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -28,6 +30,7 @@ export function bitshuffleBlock(
     copyTail(src, srcOff, dst, dstOff, blocksize);
     return;
   }
+  if (simdKernels()?.bitshuffleBlock(typesize, blocksize, src, srcOff, dst, dstOff)) return;
   const rowBytes = n >>> 3;
   const whole = n * typesize;
   const planes = planeBuffer(whole);
@@ -82,6 +85,7 @@ export function bitunshuffleBlock(
     copyTail(src, srcOff, dst, dstOff, blocksize);
     return;
   }
+  if (simdKernels()?.bitunshuffleBlock(typesize, blocksize, src, srcOff, dst, dstOff)) return;
   const rowBytes = n >>> 3;
   const whole = n * typesize;
   const planes = planeBuffer(whole);

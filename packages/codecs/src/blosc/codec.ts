@@ -1,4 +1,4 @@
-import { lazily } from "@z/compression/internal";
+import { lazily, loadSimdKernels } from "@z/compression/internal";
 import { formatValue } from "@z/errors";
 import type { JsonObject, JsonValue, NamedConfig } from "@z/metadata";
 import { CodecConfigError } from "../errors.js";
@@ -6,9 +6,9 @@ import type { BytesDecodeOptions, BytesToBytesCodec, CodecContext } from "../typ
 import { BLOSC_CNAMES, type BloscCname } from "./header.js";
 
 /** The compressors (blosclz, lz4, lz4hc, snappy, zlib, zstd), loaded on the first write. */
-const compressor = lazily(() => import("./compress.js"));
-/** The decompressors, loaded on the first read. */
-const decompressor = lazily(() => import("./decompress.js"));
+const compressor = lazily(() => loadSimdKernels().then(() => import("./compress.js")));
+/** The decompressors, loaded on the first read (with the SIMD kernels, for the block loop). */
+const decompressor = lazily(() => loadSimdKernels().then(() => import("./decompress.js")));
 
 /** The v3 spelling of the shuffle filter. */
 export type BloscShuffleName = "noshuffle" | "shuffle" | "bitshuffle";

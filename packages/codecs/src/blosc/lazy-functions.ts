@@ -1,6 +1,7 @@
 // The blosc functions the package exports, as wrappers that load the stream codecs (and pako,
 // blosclz, lz4, snappy, zstd) on first call: re-exporting them directly would make every app
 // that imports @z/codecs load them up front.
+import { loadSimdKernels } from "@z/compression/internal";
 import type { BytesDecodeOptions } from "../types.js";
 import type { BloscCompressOptions } from "./compress.js";
 
@@ -12,6 +13,7 @@ export async function bloscCompress(
   data: Uint8Array,
   options: BloscCompressOptions,
 ): Promise<Uint8Array> {
+  await loadSimdKernels(); // so that the block loop can use them
   return (await import("./compress.js")).bloscCompress(data, options);
 }
 
@@ -29,5 +31,6 @@ export async function bloscDecompress(
   frame: Uint8Array,
   options: BytesDecodeOptions,
 ): Promise<Uint8Array> {
+  await loadSimdKernels(); // so that the block loop can use them
   return (await import("./decompress.js")).bloscDecompress(frame, options);
 }

@@ -1,8 +1,10 @@
 /**
  * Blosc's byte shuffle: a block of `n` elements of `typesize` bytes becomes `typesize` planes of
  * `n` bytes (all first bytes, then all second bytes, ...). Bytes past the last whole element are
- * copied unchanged at the end, as c-blosc does.
+ * copied unchanged at the end, as c-blosc does. Once the SIMD kernels of `@z/compression` are
+ * loaded (the Blosc codec loads them on first use), blocks go through them instead.
  */
+import { simdKernels } from "@z/compression/internal";
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -19,6 +21,7 @@ export function shuffleBlock(
     copyTail(src, srcOff, dst, dstOff, blocksize);
     return;
   }
+  if (simdKernels()?.shuffleBlock(typesize, blocksize, src, srcOff, dst, dstOff)) return;
   const n = Math.floor(blocksize / typesize);
   const whole = n * typesize;
   const from = src.byteOffset + srcOff;
@@ -89,6 +92,7 @@ export function unshuffleBlock(
     copyTail(src, srcOff, dst, dstOff, blocksize);
     return;
   }
+  if (simdKernels()?.unshuffleBlock(typesize, blocksize, src, srcOff, dst, dstOff)) return;
   const n = Math.floor(blocksize / typesize);
   const whole = n * typesize;
   const at = dst.byteOffset + dstOff;

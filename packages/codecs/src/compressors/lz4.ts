@@ -1,3 +1,4 @@
+import { afterSimdLoad } from "@z/compression/internal";
 import { lz4CompressWasm, lz4DecompressBlock } from "@z/compression/lz4";
 import type { JsonObject, NamedConfig } from "@z/metadata";
 import { DecodeError } from "../errors.js";
@@ -9,8 +10,9 @@ import { decodeLimit, integerOption } from "./options.js";
  * numcodecs' `lz4` codec (`{acceleration}`): a 4-byte little-endian decoded size, then one LZ4
  * block. Encoding uses liblz4 compiled to WebAssembly (numcodecs.js, loaded on first use), which
  * writes what numcodecs writes byte for byte. Decoding checks the size header against the chunk's
- * bound before allocating anything, then decodes the block in JavaScript straight into a buffer
- * of exactly that size (never growing the WASM heap for hostile input).
+ * bound before allocating anything, then decodes the block straight into a buffer of exactly
+ * that size: in SIMD WebAssembly once that is loaded (the first decode waits for it), in
+ * JavaScript otherwise.
  */
 export class Lz4Codec implements BytesToBytesCodec {
   readonly kind = "bytes_to_bytes";
@@ -39,7 +41,11 @@ export class Lz4Codec implements BytesToBytesCodec {
     return out;
   }
 
-  decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array {
+  decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array | Promise<Uint8Array> {
+    return afterSimdLoad(() => this.decodeNow(bytes, options));
+  }
+
+  private decodeNow(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array {
     if (bytes.length < 5) {
       throw new DecodeError(
         `numcodecs.lz4 codec: ${bytes.length} bytes cannot hold the size header and a block`,
