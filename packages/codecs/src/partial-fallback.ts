@@ -48,13 +48,18 @@ export async function wholeChunkEncode(
   pipeline: CodecPipeline,
   current: Uint8Array | undefined,
   writes: readonly SubchunkWrite[],
-  _options: PartialIoOptions = {},
+  options: PartialIoOptions = {},
 ): Promise<Uint8Array | undefined> {
   for (const w of writes) checkWhole(w.coords, pipeline);
   const { spec } = pipeline;
   const keep = current !== undefined && !writes.some((w) => w.covers);
   const stored = keep ? await pipeline.decode(current) : undefined;
-  const chunk = writableChunk(spec, spec.shape, stored);
-  for (const w of writes) w.write(chunk);
-  return spec.dataType.isAllFill(chunk.data, spec.fillValue) ? undefined : pipeline.encode(chunk);
+  const build = () => {
+    const chunk = writableChunk(spec, spec.shape, stored);
+    for (const w of writes) w.write(chunk);
+    return chunk;
+  };
+  const chunk = build();
+  if (spec.dataType.isAllFill(chunk.data, spec.fillValue)) return undefined;
+  return options.encodeChunk ? options.encodeChunk(chunk, build) : pipeline.encode(chunk);
 }

@@ -17,6 +17,12 @@ export interface PartialIoOptions {
    * thread. Default: the pool `setDefaultDecodePool` set, if any (or the platform's shared one).
    */
   workers?: ChunkDecodePool | false;
+  /**
+   * Encodes a whole chunk away from the calling thread (the array's write path passes its
+   * worker pool this way); `rebuild` makes the same chunk again, for a fallback after its
+   * buffer moved. Default: the pipeline encodes on the calling thread.
+   */
+  encodeChunk?: (chunk: Chunk, rebuild: () => Chunk) => Promise<Uint8Array>;
 }
 
 /**

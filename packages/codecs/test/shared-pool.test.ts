@@ -61,7 +61,7 @@ describe.skipIf(!built)("the shared pool of the built packages", () => {
   const { dir, remove } = tempDir("z-shared-pool-");
   afterAll(remove);
 
-  it("decodes a blosc read that names no pool, gives the inline result, and lets the process end", () => {
+  it("encodes a blosc write and decodes a read that name no pool, gives the inline result, and lets the process end", () => {
     const script = path.join(dir, "read.mjs");
     writeFileSync(
       script,
@@ -75,17 +75,21 @@ await arr.set(null, { data: values, shape: [64, 256, 256] });
 const again = await openArray(store);
 const [pooled, inline] = [await again.get(), await again.get(null, { workers: false })];
 const same = pooled.data.every((v, i) => Object.is(v, values[i])) && inline.data.every((v, i) => Object.is(v, values[i]));
-console.log(JSON.stringify({ same, stats: implicitDecodePool(codecs).stats() }));
+const shared = pooled.data.buffer instanceof SharedArrayBuffer;
+console.log(JSON.stringify({ same, shared, stats: implicitDecodePool(codecs).stats() }));
 `,
     );
     const run = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60_000 });
     expect(run.error, "the script must end by itself").toBeUndefined();
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    const { same, stats } = JSON.parse(run.stdout.trim().split("\n").at(-1) as string);
+    const { same, shared, stats } = JSON.parse(run.stdout.trim().split("\n").at(-1) as string);
     expect(same).toBe(true);
+    // The workers copied the chunks into the result themselves.
+    expect(shared).toBe(true);
     expect(stats.workers).toBe(1);
     expect(stats.dispatched).toBeGreaterThan(0);
-    expect(stats.dispatched + stats.inline).toBe(16); // the [4, 2, 2] chunks of the first read
+    // The [4, 2, 2] chunks, encoded by the write and decoded by the first read.
+    expect(stats.dispatched + stats.inline).toBe(32);
   }, 90_000);
 });

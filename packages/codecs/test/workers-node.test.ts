@@ -410,6 +410,57 @@ describe("the worker_threads decode pool", () => {
     }
   });
 
+  it("writes encode in the pool: stored bytes are those an inline write stores, plain and sharded", async () => {
+    const eager = createWorkerPool({ workerUrl, size: 2, inlineBelow: 0 });
+    const compressors = [
+      { name: "zstd", configuration: { level: 2 } },
+      { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "bitshuffle" } },
+      { name: "gzip", configuration: { level: 1 } },
+    ];
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...compressors),
+          fc.constantFrom("float32", "int64", "uint16", "complex64"),
+          fc.boolean(),
+          fc.integer({ min: 0, max: 2 ** 31 }),
+          async (compressor, dtype, sharded, seed) => {
+            const layout = sharded ? { shards: [32, 40], chunks: [16, 20] } : { chunks: [16, 20] };
+            const write = async (workers: WorkerPool | false) => {
+              const store = new Map<string, Uint8Array>();
+              const arr = await createArray(store, {
+                shape: [50, 60],
+                ...layout,
+                dtype,
+                compressors: [compressor],
+              });
+              const data = arr.dataType.create(50 * 60) as TypedArray;
+              for (let i = 0; i < data.length; i++) {
+                const v = ((i + seed) * 2654435761) % 1000;
+                if (data instanceof BigInt64Array) data[i] = BigInt(v) * 3n ** 30n;
+                else (data as Float32Array)[i] = v;
+              }
+              const before = eager.stats().dispatched;
+              await arr.set(null, { data: data as never, shape: [50, 60] }, { workers });
+              // A whole write reads nothing: what the pool did was encoding.
+              if (workers) expect(eager.stats().dispatched).toBeGreaterThan(before);
+              // A partial write: read, modify and write back, encoded in the pool too.
+              await arr.set([slice(3, 9), slice(5, 50, 3)], 1 as never, { workers });
+              return store;
+            };
+            const pooled = await write(eager);
+            const inline = await write(false);
+            expect([...pooled.keys()].sort()).toEqual([...inline.keys()].sort());
+            for (const [key, bytes] of inline) expect(pooled.get(key)).toEqual(bytes);
+          },
+        ),
+        { numRuns: 12 },
+      );
+    } finally {
+      eager.close();
+    }
+  });
+
   it("a sharded array's inner chunks decode in the pool", async () => {
     const store = new Map<string, Uint8Array>();
     const arr = await createArray(store, {

@@ -17,8 +17,9 @@ export interface AccessOptions {
   /** How many chunks (or shards) to read or write at once. */
   concurrency?: number;
   /**
-   * Where reads decode chunks: a worker pool (`createWorkerPool` from `@z/codecs/workers`),
-   * or `false` for the calling thread. Default: the pool `setDefaultDecodePool` set, if any.
+   * Where reads decode chunks and writes encode them: a worker pool (`createWorkerPool` from
+   * `@z/codecs/workers`), or `false` for the calling thread. Default: the pool
+   * `setDefaultDecodePool` set, if any, else the platform's shared pool for codecs worth it.
    */
   workers?: ChunkDecodePool | false;
   /**

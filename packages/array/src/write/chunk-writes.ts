@@ -1,7 +1,9 @@
 import type { SubchunkWrite } from "@z/codecs";
+import { encodeInPool } from "@z/codecs/internal";
 import { locateError } from "@z/errors";
 import type { WriteSource } from "@z/indexing";
 import type { ArrayMetadata } from "@z/metadata";
+import type { Chunk } from "@z/ndarray";
 import type { ArrayChunks } from "../io/array-chunks.js";
 import type { AccessOptions } from "../io/chunk-access.js";
 import { type ChunkGroup, coversChunk } from "../io/chunk-groups.js";
@@ -40,8 +42,12 @@ export async function writeGroups(
           write: (chunk) => part.write(chunk, source, dataType),
         }),
       );
+      // Whole chunks encode in the write's worker pool (or the default one), as reads decode.
+      const encodeChunk = (chunk: Chunk, rebuild: () => Chunk) =>
+        encodeInPool(pipeline, chunk, rebuild, { signal, workers: options.workers });
+      const io = { signal, workers: options.workers, encodeChunk };
       const encode = (current: Uint8Array | undefined) =>
-        pipeline.partialEncode(current, writes, { signal }).catch((error: unknown) => {
+        pipeline.partialEncode(current, writes, io).catch((error: unknown) => {
           const key = stored.key(coords);
           throw locateError(error, `${subchunkShape ? "shard" : "chunk"} /${key}`, { key });
         });

@@ -1,4 +1,5 @@
 import type { PartialIoOptions, SubchunkWrite } from "../partial.js";
+import { encodeInPool } from "../workers/pool-decoder.js";
 import type { ShardingCodec } from "./codec.js";
 
 /**
@@ -19,6 +20,11 @@ export async function encodeShardPartially(
     ? await codec.storedInnerChunks(current)
     : new Array<Uint8Array | undefined>(codec.innerCount).fill(undefined);
   const groups = codec.subchunkGrid.group(writes.map((w) => w.coords));
+  // Inner chunks encode through the inner codecs, in the pool the write names if any.
+  const innerOptions: PartialIoOptions = {
+    ...options,
+    encodeChunk: (chunk, rebuild) => encodeInPool(codec.inner, chunk, rebuild, options),
+  };
   await Promise.all(
     groups.map(async ({ inner, positions, within }) => {
       const innerWrites = positions.map((position, k): SubchunkWrite => {
@@ -26,7 +32,7 @@ export async function encodeShardPartially(
         return { coords: within[k], covers: write.covers, write: (chunk) => write.write(chunk) };
       });
       try {
-        chunks[inner] = await codec.inner.partialEncode(chunks[inner], innerWrites, options);
+        chunks[inner] = await codec.inner.partialEncode(chunks[inner], innerWrites, innerOptions);
       } catch (error) {
         throw codec.nameInner(error, inner);
       }

@@ -54,6 +54,17 @@ export interface ChunkDecodePool {
     options: PoolDecodeOptions,
   ): Promise<Chunk>;
   /**
+   * Optional: encodes a chunk through the codec chain `codecs` away from the calling thread,
+   * giving the same bytes as `CodecPipeline.create(codecs, spec, zarrFormat).encode(chunk)`.
+   * `options.transfer` says the chunk's buffer may move to the worker.
+   */
+  encode?(
+    chunk: Chunk,
+    codecs: readonly NamedConfig[],
+    spec: ChunkSpec,
+    options: PoolDecodeOptions,
+  ): Promise<Uint8Array>;
+  /**
    * Optional: decodes as {@link decode} does, and has the worker copy the chunk's regions into
    * a result in shared memory, so the calling thread neither copies nor touches that memory
    * first. Resolves to undefined when the regions are in place, or to the decoded chunk when the

@@ -11,7 +11,13 @@ export {
   setDefaultWorkerCount,
 } from "./decode-pool.js";
 export { defaultDecodePool, isMissingRegistration } from "./decode-pool-default.js";
-export type { DecodeReply, DecodeRequest, ErrorJson } from "./protocol.js";
+export type {
+  DecodeReply,
+  DecodeRequest,
+  EncodeRequest,
+  ErrorJson,
+  PlaceRequest,
+} from "./protocol.js";
 export { serveDecodeRequests, type WorkerScopeLike } from "./serve.js";
 export type { ChunkSpecMessage } from "./spec-message.js";
 export { createWorkerPool, type WebWorkerPoolOptions } from "./web-pool.js";

@@ -6,7 +6,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import "../builtins.js";
-import type { DecodeRequest } from "./protocol.js";
+import type { DecodeRequest, EncodeRequest } from "./protocol.js";
 import { serveDecodeRequests } from "./serve.js";
 
 if (parentPort) {
@@ -15,5 +15,5 @@ if (parentPort) {
     { postMessage: (message, transfer) => port.postMessage(message, transfer) },
     false,
   );
-  port.on("message", (request: DecodeRequest) => handle(request));
+  port.on("message", (request: DecodeRequest | EncodeRequest) => handle(request));
 }

@@ -73,6 +73,31 @@ export class PoolDecoder {
     return this.withFallback(pool, run, bytes, options, inline, again);
   }
 
+  /**
+   * Encodes a chunk in the pool, its buffer moved there when `transfer` says nothing else holds
+   * it; inline with `inline` when the pool cannot (no `encode`, a missing registration, the
+   * shared pool failing), on the chunk `rebuild` makes again if its buffer had moved.
+   */
+  async encode(
+    pool: ChunkDecodePool,
+    chunk: Chunk,
+    options: { signal?: AbortSignal; transfer?: boolean },
+    inline: (chunk: Chunk) => Promise<Uint8Array>,
+    rebuild: () => Chunk,
+  ): Promise<Uint8Array> {
+    if (!pool.encode) return inline(chunk);
+    const { zarrFormat } = this;
+    const shared = isSharedDecodePool(pool);
+    try {
+      return await pool.encode(chunk, this.codecs, this.spec, { zarrFormat, ...options });
+    } catch (error) {
+      if (shared && isWorkerFailure(error)) retireSharedDecodePool();
+      else if (isMissingRegistration(error)) this.workersLackRegistration = true;
+      else throw error;
+      return inline(isDetached(chunk) ? rebuild() : chunk);
+    }
+  }
+
   private async withFallback(
     pool: ChunkDecodePool,
     run: (pool: ChunkDecodePool) => Promise<Chunk | undefined>,
@@ -122,6 +147,30 @@ export function decodeInPool(
   const pool = decoder.poolFor(options);
   if (!pool) return pipeline.decode(bytes);
   return decoder.decode(pool, bytes, { signal: options.signal }, (b) => pipeline.decode(b));
+}
+
+/**
+ * Encodes a whole chunk with `pipeline`, in the pool `options` name or the default one (its
+ * buffer moves there: the chunk must be the caller's own), else on this thread. `rebuild` makes
+ * the chunk again for the fallbacks after its buffer moved.
+ */
+export function encodeInPool(
+  pipeline: CodecPipeline,
+  chunk: Chunk,
+  rebuild: () => Chunk,
+  options: DecodeWhere & { signal?: AbortSignal },
+): Promise<Uint8Array> {
+  const decoder = poolDecoderOf(pipeline);
+  const pool = decoder.poolFor(options);
+  if (!pool) return pipeline.encode(chunk);
+  const where = { signal: options.signal, transfer: true };
+  return decoder.encode(pool, chunk, where, (c) => pipeline.encode(c), rebuild);
+}
+
+/** Whether a chunk's elements moved to a worker (their buffer is detached here). */
+function isDetached(chunk: Chunk): boolean {
+  const data = chunk.data;
+  return ArrayBuffer.isView(data) && data.buffer.byteLength === 0 && data.byteLength === 0;
 }
 
 /** Whether a pool's error says its worker could not start or died, or the pool was closed. */

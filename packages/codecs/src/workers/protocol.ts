@@ -38,6 +38,26 @@ export interface DecodeRequest {
   place?: PlaceRequest;
 }
 
+/** What the pool posts to a worker to encode one chunk. */
+export interface EncodeRequest {
+  /** Matches the reply to the request. */
+  id: number;
+  /** Marks the request as an encode. */
+  encode: true;
+  /** The chunk's elements (their buffer is transferred). */
+  data: ArrayBufferView;
+  /** The chunk's shape. */
+  shape: number[];
+  /** The chunk's element strides. */
+  stride: number[];
+  /** The codec chain, as array metadata lists it. */
+  codecs: NamedConfig[];
+  /** The chunk spec as structured-clone data. */
+  spec: ChunkSpecMessage;
+  /** The Zarr format of the array. */
+  zarrFormat: 2 | 3;
+}
+
 /** An error as plain data: enough to rebuild the same class on the other side. */
 export interface ErrorJson {
   /** The error class name (`DecodeError`, `ChecksumError`, ...). */
@@ -65,6 +85,12 @@ export type DecodeReply =
       id: number;
       /** The chunk's parts are in the shared result (a request with `place`). */
       placed: true;
+    }
+  | {
+      /** The request's id. */
+      id: number;
+      /** The encoded bytes of an {@link EncodeRequest} (their buffer is transferred). */
+      encoded: Uint8Array;
     }
   | {
       /** The request's id. */

@@ -14,6 +14,7 @@ import { cachedPipeline } from "./pipeline-cache.js";
 import {
   type DecodeReply,
   type DecodeRequest,
+  type EncodeRequest,
   errorToJson,
   type PlaceRequest,
 } from "./protocol.js";
@@ -26,17 +27,49 @@ export interface ReplyWithTransfer {
   transfer: ArrayBuffer[];
 }
 
+/** Encodes one chunk in this thread (a worker): the reply and the buffer to transfer back. */
+export async function answerEncodeRequest(request: EncodeRequest): Promise<ReplyWithTransfer> {
+  try {
+    const pipeline = await pipelineOf(request);
+    const spec = pipeline.spec;
+    const data = rewrap(request.data, spec.dataType.create(0) as TypedArray);
+    let encoded = await pipeline.encode({ data, shape: request.shape, stride: request.stride });
+    if (encoded.byteOffset !== 0 || encoded.byteLength !== encoded.buffer.byteLength)
+      encoded = encoded.slice();
+    const transfer = encoded.buffer instanceof ArrayBuffer ? [encoded.buffer] : [];
+    return { reply: { id: request.id, encoded }, transfer };
+  } catch (error) {
+    return { reply: { id: request.id, error: errorToJson(error) }, transfer: [] };
+  }
+}
+
+/** The pipeline of a request's codecs and spec, after loading what they name. */
+async function pipelineOf(request: DecodeRequest | EncodeRequest): Promise<CodecPipeline> {
+  // A worker starts with only the eager registrations: load what this chain names first,
+  // then whatever building it turns out to need besides.
+  await Promise.all([
+    loadCodecsFor(request.codecs as unknown as JsonValue),
+    loadDataTypesFor({ data_type: request.spec.dataType } as JsonValue),
+  ]);
+  const { codecs, spec, zarrFormat } = request;
+  return afterLoading(() => cachedPipeline(codecs, spec, zarrFormat));
+}
+
+/** A structured clone's plain TypedArray as the container class of the data type. */
+function rewrap(data: ArrayBufferView, sample: TypedArray): TypedArray {
+  const Container = sample.constructor as new (
+    buffer: ArrayBufferLike,
+    byteOffset: number,
+    length: number,
+  ) => TypedArray;
+  if (data instanceof Container) return data;
+  return new Container(data.buffer, data.byteOffset, data.byteLength / sample.BYTES_PER_ELEMENT);
+}
+
 /** Decodes one request in this thread (a worker): the reply and the buffer to transfer back. */
 export async function answerDecodeRequest(request: DecodeRequest): Promise<ReplyWithTransfer> {
   try {
-    // A worker starts with only the eager registrations: load what this chain names first,
-    // then whatever building it turns out to need besides.
-    await Promise.all([
-      loadCodecsFor(request.codecs as unknown as JsonValue),
-      loadDataTypesFor({ data_type: request.spec.dataType } as JsonValue),
-    ]);
-    const { codecs, spec, zarrFormat } = request;
-    const pipeline = await afterLoading(() => cachedPipeline(codecs, spec, zarrFormat));
+    const pipeline = await pipelineOf(request);
     const { place } = request;
     if (place) {
       const chunk = await pipeline.decode(request.bytes, decodeHints(pipeline, place));
@@ -107,12 +140,13 @@ export interface WorkerScopeLike {
 export function serveDecodeRequests(
   scope: WorkerScopeLike & { onmessage?: unknown },
   listen = true,
-): (request: DecodeRequest) => void {
-  const handle = (request: DecodeRequest) => {
-    void answerDecodeRequest(request).then(({ reply, transfer }) =>
-      scope.postMessage(reply, transfer),
-    );
+): (request: DecodeRequest | EncodeRequest) => void {
+  const handle = (request: DecodeRequest | EncodeRequest) => {
+    const answer =
+      "encode" in request ? answerEncodeRequest(request) : answerDecodeRequest(request);
+    void answer.then(({ reply, transfer }) => scope.postMessage(reply, transfer));
   };
-  if (listen) scope.onmessage = (event: { data: DecodeRequest }) => handle(event.data);
+  if (listen)
+    scope.onmessage = (event: { data: DecodeRequest | EncodeRequest }) => handle(event.data);
   return handle;
 }

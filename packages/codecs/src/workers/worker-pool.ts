@@ -1,7 +1,7 @@
 import { nameErrorClass } from "@z/errors";
 import type { NamedConfig } from "@z/metadata";
 import type { Chunk, TypedArray } from "@z/ndarray";
-import { product } from "@z/ndarray";
+import { isTypedArray, product } from "@z/ndarray";
 import { CodecError } from "../errors.js";
 import { CodecPipeline } from "../pipeline.js";
 import type { ChunkSpec } from "../types.js";
@@ -14,6 +14,7 @@ import {
 import {
   type DecodeReply,
   type DecodeRequest,
+  type EncodeRequest,
   errorFromJson,
   type PlaceRequest,
 } from "./protocol.js";
@@ -29,7 +30,7 @@ declare module "@z/errors" {
 /** One worker as the pool drives it: Web Worker and worker_threads both fit. */
 export interface PoolWorker {
   /** Posts a request, moving the listed buffers. */
-  postMessage(message: DecodeRequest, transfer: ArrayBuffer[]): void;
+  postMessage(message: DecodeRequest | EncodeRequest, transfer: ArrayBuffer[]): void;
   /** Stops the worker. */
   terminate(): unknown;
   /**
@@ -105,9 +106,9 @@ export class WorkerFailedError extends CodecError {
 }
 
 interface Job {
-  request: DecodeRequest;
+  request: DecodeRequest | EncodeRequest;
   spec: ChunkSpec;
-  resolve: (chunk: Chunk | undefined) => void;
+  resolve: (result: Chunk | Uint8Array | undefined) => void;
   reject: (error: unknown) => void;
   signal?: AbortSignal;
 }
@@ -224,9 +225,55 @@ export class WorkerPool implements ChunkDecodePool {
       zarrFormat: options.zarrFormat,
     };
     if (place) request.place = place;
-    return new Promise<Chunk | undefined>((resolve, reject) => {
-      const job: Job = { request, spec, resolve, reject, signal: options.signal };
-      if (options.signal) this.watchFor(options.signal).jobs.add(job);
+    return (await this.enqueue(request, spec, options.signal)) as Chunk | undefined;
+  }
+
+  /**
+   * Encodes a chunk through `codecs` in a worker: the same bytes as
+   * `CodecPipeline.create(codecs, spec, zarrFormat).encode(chunk)`. The chunk's buffer moves to
+   * the worker when `options.transfer` says nothing else holds it (it is copied otherwise);
+   * small chunks, and containers that are no TypedArrays, encode on the calling thread.
+   * @throws CodecError (as the pipeline would), the signal's reason on abort
+   */
+  async encode(
+    chunk: Chunk,
+    codecs: readonly NamedConfig[],
+    spec: ChunkSpec,
+    options: PoolDecodeOptions,
+  ): Promise<Uint8Array> {
+    options.signal?.throwIfAborted();
+    if (this.closed) throw new WorkerPoolClosedError("The codec worker pool is closed");
+    const decodedBytes = product(spec.shape) * spec.dataType.itemSize;
+    const data = chunk.data;
+    if (decodedBytes < this.inlineBelow || !isTypedArray(data) || this.callerShouldHelp()) {
+      this.inline++;
+      return inlinePipeline(codecs, spec, options.zarrFormat).encode(chunk);
+    }
+    if (this.queue.length >= this.maxQueued) await this.waitForRoom(options.signal);
+    const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+    const own = options.transfer === true && whole && data.buffer instanceof ArrayBuffer;
+    const request: EncodeRequest = {
+      id: this.nextId++,
+      encode: true,
+      data: own ? data : data.slice(),
+      shape: [...chunk.shape],
+      stride: [...chunk.stride],
+      codecs: [...codecs],
+      spec: specToMessage(spec),
+      zarrFormat: options.zarrFormat,
+    };
+    return (await this.enqueue(request, spec, options.signal)) as Uint8Array;
+  }
+
+  /** Queues a request for the next free worker. */
+  private enqueue(
+    request: DecodeRequest | EncodeRequest,
+    spec: ChunkSpec,
+    signal: AbortSignal | undefined,
+  ): Promise<Chunk | Uint8Array | undefined> {
+    return new Promise((resolve, reject) => {
+      const job: Job = { request, spec, resolve, reject, signal };
+      if (signal) this.watchFor(signal).jobs.add(job);
       this.queue.push(job);
       this.pump();
     });
@@ -328,12 +375,12 @@ export class WorkerPool implements ChunkDecodePool {
     }
   }
 
-  private settle(job: Job, outcome: Chunk | unknown, ok = false): void {
+  private settle(job: Job, outcome: unknown, ok = false): void {
     if (job.signal) {
       this.bySignal.get(job.signal)?.jobs.delete(job);
       this.release(job.signal);
     }
-    if (ok) job.resolve(outcome as Chunk);
+    if (ok) job.resolve(outcome as Chunk | Uint8Array | undefined);
     else job.reject(outcome);
   }
 
@@ -373,7 +420,8 @@ export class WorkerPool implements ChunkDecodePool {
       slot.job = job;
       this.dispatched++;
       const { request } = job;
-      slot.worker.postMessage(request, [request.bytes.buffer as ArrayBuffer]);
+      const moved = "encode" in request ? request.data.buffer : request.bytes.buffer;
+      slot.worker.postMessage(request, [moved as ArrayBuffer]);
     }
   }
 
@@ -394,6 +442,7 @@ export class WorkerPool implements ChunkDecodePool {
     if (job && job.request.id === reply.id) {
       if ("error" in reply) this.settle(job, errorFromJson(reply.error));
       else if ("placed" in reply) this.settle(job, undefined, true);
+      else if ("encoded" in reply) this.settle(job, reply.encoded, true);
       else this.settle(job, { data: rewrap(reply.data, job.spec), ...shapeOf(reply) }, true);
     }
     this.pump();
