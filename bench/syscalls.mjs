@@ -175,6 +175,9 @@ async function phases() {
     for (let i = 0; i < chunks; i++) await store.set(keys[i], value, { ifMatch: versions[i] });
     mark("store.delete", chunks);
     for (const key of keys) await store.delete(key);
+    await store.set("a/c/0/first", value); // keeps the folder
+    mark("store.delete, missing key", chunks);
+    for (const key of keys) await store.delete(key);
     mark("end");
 
     // An array of `chunks` chunks of 16^3 float32 (16 KiB) in one row of the grid.

@@ -28,6 +28,7 @@ import {
   type ReadFileOptions,
   readFileInto,
   readFileRanges,
+  realPathOfFile,
 } from "./read.js";
 import { listDirectory, walkKeys } from "./walk.js";
 
@@ -315,9 +316,12 @@ export class FsStore implements Readable, Writable, Listable {
     throwIfAborted(options?.signal);
     try {
       // The link at the key itself may go (it is inside); the folders above must be inside.
-      // No kept folder here: an unlink cannot be checked after the fact.
-      const directory = await this.rootPath.resolve(path.dirname(lexical), key, "delete");
-      if (directory === undefined) return;
+      const found = isConditional(options) ? undefined : await this.keptFolderOf(lexical, key);
+      const directory =
+        found === undefined
+          ? await this.rootPath.resolve(path.dirname(lexical), key, "delete")
+          : found;
+      if (directory === undefined || directory === null) return;
       const file = path.join(directory, path.basename(lexical));
       const lock = { staleMs: this.lockStaleMs };
       const removed = !isConditional(options)
@@ -338,6 +342,27 @@ export class FsStore implements Readable, Writable, Listable {
     } catch (error) {
       throw toStoreError(error, key, lexical, "delete");
     }
+  }
+
+  /**
+   * The real folder of a key's file, found through its kept folder without a lookup and checked
+   * on the opened file (Linux), as writes do: `null` when there is no file (nothing to delete),
+   * `undefined` when the folder must be looked up (not kept, a link at the name, no `/proc`).
+   * An unlink cannot be checked after the fact, so the file is opened first.
+   */
+  private async keptFolderOf(lexical: string, key: string): Promise<string | null | undefined> {
+    const folder = path.dirname(lexical);
+    const kept = this.rootPath.directFolder(folder);
+    if (kept === undefined || kept === this.root) return undefined;
+    const real = await realPathOfFile(path.join(kept, path.basename(lexical)));
+    if (real === null || real === undefined) return real;
+    try {
+      await this.rootPath.check(real, key, "delete");
+    } catch (error) {
+      this.rootPath.forgetFolder(folder);
+      throw error;
+    }
+    return path.dirname(real);
   }
 
   async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {

@@ -74,6 +74,26 @@ export async function openedPath(handle: FileHandle): Promise<string | undefined
 }
 
 /**
+ * Where a file really is, told by the open file (Linux), without following a link at its name:
+ * its real path, `null` when there is no file there, `undefined` when it cannot be told (no
+ * `/proc`, a link at the name, a file that cannot be opened for reading, another platform).
+ */
+export async function realPathOfFile(file: string): Promise<string | null | undefined> {
+  if (!canTellOpenedPaths || !canRefuseLinks) return undefined;
+  let handle: FileHandle;
+  try {
+    handle = await open(file, READ_FLAGS | NO_FOLLOW);
+  } catch (error) {
+    return errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR" ? null : undefined;
+  }
+  try {
+    return await openedPath(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * Whether an opened file holds a value: true for a regular file, false for a directory (which
  * opens on POSIX systems, but is no value).
  * @throws FsError for a FIFO, socket or device: only regular files hold values

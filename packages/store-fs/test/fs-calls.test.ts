@@ -143,6 +143,20 @@ describe("FsStore file system calls", () => {
     );
   });
 
+  it("a delete in a known folder: the file opened to check where it is, then unlinked", async () => {
+    const store = new FsStore(sandbox.dir, { fsync: false });
+    await store.set("a/c/0", filled(4, 1));
+    await store.set("a/c/1", filled(4, 1));
+    const found = linux ? ["open", "readlink", "handle.close"] : ["realpath"];
+    // The prune finds the folder not empty.
+    expect(await callsOf(() => store.delete("a/c/0"))).toEqual([...found, "unlink", "rmdir"]);
+    expect(await callsOf(() => store.delete("a/c/0"))).toEqual(
+      linux ? ["open"] : ["realpath", "unlink"],
+    );
+    expect(await store.get("a/c/0")).toBeUndefined();
+    expect(await store.get("a/c/1")).toEqual(filled(4, 1));
+  });
+
   it("a folder removed behind the store's back is created again by the next write", async () => {
     const store = new FsStore(sandbox.dir, { fsync: false });
     await store.set("a/c/0", filled(4, 1));

@@ -286,6 +286,12 @@ describe("FsStore: writes in a folder it has already written to", () => {
         () => store.set("arr/c/0", bytes(7)),
         () => store.set("arr/c/new", bytes(7)),
         () => store.set("arr/c/0", bytes(7)), // the kept path was dropped: the full check
+        async () => {
+          await store.set("arr/d/0", bytes(1)); // a folder kept again, then swapped
+          renameSync(path.join(root, "arr", "d"), path.join(root, "old-d"));
+          symlinkSync(outside, path.join(root, "arr", "d"), "dir");
+          await store.delete("arr/d/0");
+        },
       ]) {
         const error = await thrown(call);
         expect(error).toMatchObject({ name: "OutsideRootError", key: expect.any(String) });
