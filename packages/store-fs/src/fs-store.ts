@@ -150,8 +150,9 @@ export class FsStore implements Readable, Writable, Listable {
   /**
    * Reads a whole value into `target` when it fits, with no allocation (see
    * `Readable.getInto`): resolves to the value's size, its bytes in `target[0, size)`; when the
-   * value is larger than `target`, the size (and `target` holds its first bytes). `undefined`
-   * when the key does not exist. One open, one read and one close: no `fstat` when it fits.
+   * value is larger than `target`, to the value's size (`target` then holds its first bytes).
+   * `undefined` when the key does not exist. One open, one read and one close: no `fstat` when
+   * it fits.
    */
   async getInto(
     key: string,
