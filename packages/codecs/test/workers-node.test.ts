@@ -1,8 +1,8 @@
 // The worker_threads pool: every codec decodes to the same values in a worker as inline, the
 // array read path uses it, and aborting stops queued work. Node cannot run the TypeScript
 // worker module itself, so the test bundles it with Vite first (as a build would compile it).
-import { mkdirSync, rmSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createArray, openArray } from "@z/array";
@@ -26,6 +26,7 @@ import {
 import { slice } from "@z/indexing";
 import { type JsonValue, type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
 import type { TypedArray } from "@z/ndarray";
+import { FsStore } from "@z/store-fs";
 import { havePython, runPython } from "@z/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -407,6 +408,54 @@ describe("the worker_threads decode pool", () => {
       broken.close();
     } finally {
       eager.close();
+    }
+  });
+
+  it("an FsStore read in a pool reads stored bytes into shared buffers the workers decode in place", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "z-shared-slots-"));
+    const eager = createWorkerPool({ workerUrl, size: 2, inlineBelow: 0 });
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(
+            [{ name: "zstd", configuration: { level: 1 } }],
+            [{ name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle" } }],
+            [],
+          ),
+          fc.integer({ min: 0, max: 1000 }),
+          async (compressors, seed) => {
+            const store = new FsStore(path.join(dir, `a${seed}-${compressors.length}`));
+            const arr = await createArray(store, {
+              shape: [40, 50],
+              chunks: [16, 16],
+              dtype: "float64",
+              compressors,
+            });
+            // Some chunks hold noise that compresses badly: stored larger than others.
+            const values = Float64Array.from({ length: 2000 }, (_, i) =>
+              i % 7 === seed % 7 ? Math.random() : Math.floor(i / 9) + seed,
+            );
+            await arr.set(null, { data: values, shape: [40, 50] });
+            const back = await openArray(
+              new FsStore(path.join(dir, `a${seed}-${compressors.length}`)),
+            );
+            const all = await back.get(null, { workers: eager });
+            expect(all.data.buffer instanceof SharedArrayBuffer).toBe(true);
+            expect(all.data).toEqual(values);
+            const part = await back.get([slice(3, 37, 2), slice(null, null, -3)], {
+              workers: eager,
+            });
+            const inline = await back.get([slice(3, 37, 2), slice(null, null, -3)], {
+              workers: false,
+            });
+            expect(part.data).toEqual(inline.data);
+          },
+        ),
+        { numRuns: 12 },
+      );
+    } finally {
+      eager.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

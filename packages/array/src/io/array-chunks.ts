@@ -136,13 +136,27 @@ export class ArrayChunks implements ChunkAccess {
   /**
    * Reads groups of one whole chunk each into a result in shared memory: a worker decodes each
    * chunk and copies its parts into the result, so this thread only reads bytes and dispatches.
-   * Parts that are no strided region, and chunks the pool decodes inline, are handed to `use`.
+   * A store that reads into a caller's buffer reads into one of a few buffers in shared memory
+   * (one per concurrent read), which the worker reads in place: no allocation, transfer or copy
+   * of stored bytes per chunk. Parts that are no strided region, and chunks the pool decodes
+   * inline, are handed to `use`.
    */
   private placingReader(
     options: AccessOptions,
     into: { out: TypedArray; lanes: number },
   ): GroupReader {
     const { signal } = options;
+    let size = this.stored.readsInto
+      ? this.runner.reusableBufferSize({ workers: false })
+      : undefined;
+    const free: Uint8Array[] = [];
+    const fetch = async (coords: number[], buffer: Uint8Array | undefined) => {
+      if (buffer === undefined || size === undefined) return this.stored.get(coords, { signal });
+      const read = await this.stored.getInto(coords, buffer, { signal });
+      if (typeof read !== "number") return read;
+      size = Math.max(size, read); // larger than the buffers: read the usual way, grow them
+      return this.stored.get(coords, { signal });
+    };
     return async (group, use, placed) => {
       const { coords } = group;
       const regions: ChunkRegion[] = [];
@@ -154,28 +168,33 @@ export class ArrayChunks implements ChunkAccess {
         }
         regions.push(region);
       }
-      const bytes = await this.stored.get(coords, { signal });
-      if (bytes === undefined) {
-        use(group.items.map(() => undefined));
-        return;
-      }
-      let chunk: Chunk | undefined;
+      let buffer = size === undefined ? undefined : free.pop();
+      if (size !== undefined && (buffer === undefined || buffer.length < size))
+        buffer = new Uint8Array(new SharedArrayBuffer(size));
       try {
-        chunk = await this.runner.place(
-          coords,
-          bytes,
-          { out: into.out, regions, lanes: into.lanes },
-          {
-            ...options,
-            fresh: this.stored.freshReads,
-            again: () => this.stored.get(coords, { signal }),
-          },
-        );
-      } catch (error) {
-        throw located(error, this.stored.key(coords));
+        const bytes = await fetch(coords, buffer);
+        if (bytes === undefined) {
+          use(group.items.map(() => undefined));
+          return;
+        }
+        // Bytes read into a shared buffer are shared with the worker, never taken by it.
+        const fresh = bytes.buffer !== buffer?.buffer && this.stored.freshReads;
+        let chunk: Chunk | undefined;
+        try {
+          chunk = await this.runner.place(
+            coords,
+            bytes,
+            { out: into.out, regions, lanes: into.lanes },
+            { ...options, fresh, again: () => this.stored.get(coords, { signal }) },
+          );
+        } catch (error) {
+          throw located(error, this.stored.key(coords));
+        }
+        if (chunk === undefined) placed();
+        else use(group.items.map(() => chunk));
+      } finally {
+        if (buffer !== undefined) free.push(buffer);
       }
-      if (chunk === undefined) placed();
-      else use(group.items.map(() => chunk));
     };
   }
 

@@ -11,7 +11,9 @@ export interface PoolDecodeOptions {
   signal?: AbortSignal;
   /**
    * Whether the pool may take over `bytes` (transfer its buffer to a worker, leaving it empty
-   * here). Only for bytes nothing else holds; otherwise the pool copies them.
+   * here). Only for bytes nothing else holds; otherwise the pool copies them, unless they lie in
+   * a SharedArrayBuffer: those are shared with the worker, and the caller must leave them
+   * unchanged until the decode settles.
    */
   transfer?: boolean;
   /**

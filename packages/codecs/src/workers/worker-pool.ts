@@ -214,12 +214,13 @@ export class WorkerPool implements ChunkDecodePool {
     }
     // Only await when the queue is full: a decode with room is queued (and abortable) at once.
     if (this.queue.length >= this.maxQueued) await this.waitForRoom(options.signal);
-    // Bytes someone else still holds are copied; only the caller's own buffer moves.
+    // Bytes someone else still holds are copied; only the caller's own buffer moves. Bytes in
+    // shared memory are shared (the caller keeps them unchanged until the decode settles).
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const own = options.transfer === true && whole && bytes.buffer instanceof ArrayBuffer;
     const request: DecodeRequest = {
       id: this.nextId++,
-      bytes: own ? bytes : bytes.slice(),
+      bytes: own || isShared(bytes) ? bytes : bytes.slice(),
       codecs: [...codecs],
       spec: specToMessage(spec),
       zarrFormat: options.zarrFormat,
@@ -421,7 +422,7 @@ export class WorkerPool implements ChunkDecodePool {
       this.dispatched++;
       const { request } = job;
       const moved = "encode" in request ? request.data.buffer : request.bytes.buffer;
-      slot.worker.postMessage(request, [moved as ArrayBuffer]);
+      slot.worker.postMessage(request, moved instanceof ArrayBuffer ? [moved] : []);
     }
   }
 
