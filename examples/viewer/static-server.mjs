@@ -50,30 +50,48 @@ function parseRange(header, size) {
 }
 
 /**
- * Starts the server. `mounts` maps URL prefixes (ending in `/`) to folders; a path ending in
- * `/` serves its `index.html`. Resolves to `{ url, port, close() }`.
- * @param {{ mounts: Record<string, string>, port?: number, host?: string }} options
+ * What a cross-origin isolated page needs (SharedArrayBuffer, and sharing it with its workers):
+ * the page and its workers opt in with COOP and COEP, and every file it loads may be embedded
+ * (CORP; CORS covers the other origins' fetches).
  */
-export async function startStaticServer({ mounts, port = 0, host = "127.0.0.1" }) {
+const ISOLATION = {
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Embedder-Policy": "require-corp",
+  "Cross-Origin-Resource-Policy": "cross-origin",
+};
+
+/**
+ * Starts the server. `mounts` maps URL prefixes (ending in `/`) to folders; a path ending in
+ * `/` serves its `index.html`. `crossOriginIsolated` sends every answer with the headers that
+ * make its pages cross-origin isolated. Resolves to `{ url, port, close() }`.
+ * @param {{ mounts: Record<string, string>, port?: number, host?: string, crossOriginIsolated?: boolean }} options
+ */
+export async function startStaticServer({
+  mounts,
+  port = 0,
+  host = "127.0.0.1",
+  crossOriginIsolated = false,
+}) {
   const server = createServer(async (request, response) => {
-    const cors = {
+    const common = {
       "Access-Control-Allow-Origin": "*",
       "Access-Control-Allow-Headers": "Range",
       "Access-Control-Expose-Headers": "Content-Range, Content-Length",
+      ...(crossOriginIsolated ? ISOLATION : {}),
     };
     if (request.method === "OPTIONS") {
-      response.writeHead(204, cors).end();
+      response.writeHead(204, common).end();
       return;
     }
     const urlPath = new URL(request.url ?? "/", "http://localhost").pathname;
     const file = resolveFile(mounts, urlPath.endsWith("/") ? `${urlPath}index.html` : urlPath);
     const info = file ? await stat(file).catch(() => undefined) : undefined;
     if (!file || !info?.isFile()) {
-      response.writeHead(404, { ...cors, "Content-Length": 0 }).end();
+      response.writeHead(404, { ...common, "Content-Length": 0 }).end();
       return;
     }
     const type = TYPES[path.extname(file)] ?? "application/octet-stream";
-    const headers = { ...cors, "Content-Type": type, "Accept-Ranges": "bytes" };
+    const headers = { ...common, "Content-Type": type, "Accept-Ranges": "bytes" };
     const range = request.headers.range ? parseRange(request.headers.range, info.size) : undefined;
     if (range === null) {
       response.writeHead(416, { ...headers, "Content-Range": `bytes */${info.size}` }).end();
