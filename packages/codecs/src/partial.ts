@@ -4,7 +4,7 @@
  * them while the others keep their stored bytes. Sub-chunks form a regular grid over the chunk
  * (`subchunkShape`); the array layer projects selections onto that grid.
  */
-import type { Chunk } from "@z/ndarray";
+import type { Chunk, ChunkRegion, TypedArray } from "@z/ndarray";
 import type { ByteRangeSource } from "./byte-source.js";
 import type { ChunkDecodePool } from "./workers/decode-pool.js";
 
@@ -23,6 +23,26 @@ export interface PartialIoOptions {
    * buffer moved. Default: the pipeline encodes on the calling thread.
    */
   encodeChunk?: (chunk: Chunk, rebuild: () => Chunk) => Promise<Uint8Array>;
+  /**
+   * A result in shared memory that workers may copy sub-chunks' parts into themselves, with the
+   * parts of each requested sub-chunk. A sub-chunk placed so is reported as `null` by
+   * {@link PartialDecoder.decodeSubchunks}.
+   */
+  place?: PlaceSubchunks;
+}
+
+/**
+ * Where a partial decode's workers may copy sub-chunks' parts: the result (a TypedArray over a
+ * SharedArrayBuffer) and, per requested sub-chunk in the order of the request, its parts as
+ * strided regions of it (undefined: the sub-chunk is returned, not placed).
+ */
+export interface PlaceSubchunks {
+  /** The result, in shared memory. */
+  out: TypedArray;
+  /** Container slots per element (2 for interleaved complex). */
+  lanes: number;
+  /** Per requested sub-chunk, its parts in the result. */
+  regions: readonly (readonly ChunkRegion[] | undefined)[];
 }
 
 /**
@@ -36,13 +56,14 @@ export interface PartialDecoder {
   readonly heldBytes: number;
   /**
    * Decodes the sub-chunks at `coords` (each in the chunk's sub-chunk grid), in that order;
-   * `undefined` for a sub-chunk that was never written (it reads as the fill value).
+   * `undefined` for a sub-chunk that was never written (it reads as the fill value), `null` for
+   * one whose parts a worker copied into `options.place`'s result.
    * @throws DecodeError naming the sub-chunk, ChecksumError
    */
   decodeSubchunks(
     coords: readonly (readonly number[])[],
     options?: PartialIoOptions,
-  ): Promise<(Chunk | undefined)[]>;
+  ): Promise<(Chunk | undefined | null)[]>;
 }
 
 /** A change to one sub-chunk, for a partial encode. */
@@ -84,4 +105,9 @@ export interface PartialArrayToBytes {
     writes: readonly SubchunkWrite[],
     options?: PartialIoOptions,
   ): Promise<Uint8Array | undefined>;
+  /**
+   * Optional: whether decodes with these options can have workers copy sub-chunks' parts into a
+   * shared result ({@link PartialIoOptions.place}) rather than return them.
+   */
+  placesSubchunks?(options: PartialIoOptions): boolean;
 }

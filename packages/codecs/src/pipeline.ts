@@ -161,6 +161,15 @@ export class CodecPipeline {
   }
 
   /**
+   * Whether partial decodes with these options can have workers copy sub-chunks' parts into a
+   * shared result ({@link PartialIoOptions.place}): the sharding codec's inner chunks, when they
+   * decode in a worker pool.
+   */
+  subchunksPlaceable(options: PartialIoOptions = {}): boolean {
+    return this.partial?.placesSubchunks?.(options) ?? false;
+  }
+
+  /**
    * The shape of the sub-chunks partial reads and writes work on: the innermost chunks of
    * (possibly nested) shards, or the whole chunk when the pipeline has no partial I/O.
    */

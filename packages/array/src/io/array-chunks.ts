@@ -25,7 +25,7 @@ import { PipelineRunner } from "./pipeline-runner.js";
  */
 type GroupReader = (
   group: ChunkGroup,
-  use: (chunks: readonly (Chunk | undefined)[]) => void,
+  use: (chunks: readonly (Chunk | undefined | null)[]) => void,
   placed: () => void,
 ) => Promise<void>;
 
@@ -100,7 +100,9 @@ export class ArrayChunks implements ChunkAccess {
   }
 
   placesInWorkers(options: AccessOptions): boolean {
-    return this.subchunkShape === undefined && this.runner.placesInWorkers(options);
+    if (this.subchunkShape === undefined) return this.runner.placesInWorkers(options);
+    // A sharded array: its inner chunks go to the pool (see the sharding codec's partial decoder).
+    return this.runner.innerPlacesInWorkers(options);
   }
 
   async readParts(
@@ -122,7 +124,9 @@ export class ArrayChunks implements ChunkAccess {
           group,
           (chunks) => {
             group.items.forEach(({ part }, k) => {
-              visit(part, chunks[k]);
+              const chunk = chunks[k];
+              if (chunk === null) visit(part, undefined, true);
+              else visit(part, chunk);
             });
           },
           () => {
@@ -208,8 +212,8 @@ export class ArrayChunks implements ChunkAccess {
       },
     );
     const reads = await this.partialReads;
-    const { signal, workers } = options;
-    return async (group, use) => use(await reads.read(group, { signal, workers }));
+    const { signal, workers, placeInto } = options;
+    return async (group, use) => use(await reads.read(group, { signal, workers }, placeInto));
   }
 
   /**

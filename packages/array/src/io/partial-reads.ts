@@ -3,7 +3,7 @@
 // that an app whose arrays are not sharded does not download it.
 import type { ByteRangeSource, CodecPipeline, PartialDecoder, PartialIoOptions } from "@z/codecs";
 import { locateError } from "@z/errors";
-import type { Chunk } from "@z/ndarray";
+import type { Chunk, TypedArray } from "@z/ndarray";
 import { ByteLruCache, CoalescingStore } from "@z/store-core";
 import { writeEpoch } from "../write/key-lock.js";
 import type { ChunkGroup } from "./chunk-groups.js";
@@ -68,17 +68,30 @@ export class PartialReads {
   }
 
   /**
-   * The decoded sub-chunks of a group, in the order of its items (undefined: never written).
+   * The decoded sub-chunks of a group, in the order of its items (undefined: never written;
+   * null: a worker copied its part into `into`, a result in shared memory).
    * @throws DecodeError / ChecksumError naming the stored chunk's key
    */
-  async read(group: ChunkGroup, options: PartialIoOptions): Promise<(Chunk | undefined)[]> {
+  async read(
+    group: ChunkGroup,
+    options: PartialIoOptions,
+    into?: { out: TypedArray; lanes: number },
+  ): Promise<(Chunk | undefined | null)[]> {
     const key = this.chunks.key(group.coords);
     try {
       const decoder = await this.decoderOf(group.coords, key, options);
       if (!decoder) return [];
+      // With a shared result, workers copy each sub-chunk's part into it (reported as null).
+      const place = into && {
+        ...into,
+        regions: group.items.map(({ part }) => {
+          const region = part.region?.();
+          return region && [region];
+        }),
+      };
       return await decoder.decodeSubchunks(
         group.items.map((item) => item.sub),
-        options,
+        place ? { ...options, place } : options,
       );
     } catch (error) {
       throw locateError(error, `shard /${key}`, { key });

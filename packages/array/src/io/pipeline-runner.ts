@@ -1,7 +1,7 @@
 import { type ChunkDecodePool, CodecPipeline, type PlaceTarget } from "@z/codecs";
-import { PoolDecoder, writableChunk } from "@z/codecs/internal";
+import { PoolDecoder, placeableIn, writableChunk } from "@z/codecs/internal";
 import type { ArrayMetadata } from "@z/metadata";
-import { type Chunk, type IndexRange, isTypedArray, product } from "@z/ndarray";
+import { type Chunk, type IndexRange, product } from "@z/ndarray";
 
 /** Where and how a whole chunk decodes. */
 export interface WholeDecodeOptions {
@@ -122,13 +122,16 @@ export class PipelineRunner {
    * to send them to a worker at all.
    */
   placesInWorkers(options: WholeDecodeOptions): boolean {
-    const pool = this.poolDecoder.poolFor(options);
-    if (!pool?.decodeInto || !this.metadata.chunkGrid.chunkShape) return false;
-    const { spec } = this.pipeline;
-    if (!isTypedArray(spec.dataType.create(0))) return false;
-    const below = (pool as { inlineBelow?: unknown }).inlineBelow;
-    const size = product(spec.shape) * spec.dataType.itemSize;
-    return typeof below !== "number" || size >= below;
+    if (!this.metadata.chunkGrid.chunkShape) return false;
+    return placeableIn(this.pipeline, this.poolDecoder.poolFor(options));
+  }
+
+  /**
+   * {@link placesInWorkers} for an array read in sub-chunks (sharded): whether its pipeline's
+   * partial decoder sends them to a pool whose workers copy their parts into the result.
+   */
+  innerPlacesInWorkers(options: WholeDecodeOptions): boolean {
+    return this.pipeline.subchunksPlaceable(options);
   }
 
   /**

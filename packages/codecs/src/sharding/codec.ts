@@ -18,7 +18,13 @@ import type {
 } from "../partial.js";
 import { CodecPipeline } from "../pipeline.js";
 import type { ArrayToBytesCodec, ChunkSpec, CodecContext } from "../types.js";
-import { decodeInPool } from "../workers/pool-decoder.js";
+import type { PlaceTarget } from "../workers/decode-pool.js";
+import {
+  decodeInPool,
+  decodeIntoInPool,
+  placeableIn,
+  poolDecoderOf,
+} from "../workers/pool-decoder.js";
 import {
   type IndexLocation,
   parseShardingConfiguration,
@@ -336,6 +342,11 @@ export class ShardingCodec implements ArrayToBytesCodec, PartialArrayToBytes {
     return encodeShardPartially(this, current, writes, options);
   }
 
+  placesSubchunks(options: PartialIoOptions = {}): boolean {
+    // Nested shards return their inner chunks to this decoder, which returns them in turn.
+    return !this.nested && placeableIn(this.inner, poolDecoderOf(this.inner).poolFor(options));
+  }
+
   /** Records on an error the inner chunk it happened in (its message starts with it). */
   nameInner(error: unknown, i: number): unknown {
     return locateError(error, `inner chunk [${this.innerCoords(i)}]`);
@@ -348,6 +359,24 @@ export class ShardingCodec implements ArrayToBytesCodec, PartialArrayToBytes {
   async decodeInner(bytes: Uint8Array, i: number, options: PartialIoOptions = {}): Promise<Chunk> {
     try {
       return await decodeInPool(this.inner, bytes, options);
+    } catch (error) {
+      throw this.nameInner(error, i);
+    }
+  }
+
+  /**
+   * Decodes inner chunk `i`'s bytes in the worker pool `options` name (or the default one), the
+   * worker copying `regions` of it into the shared `out`: undefined once they are there, else
+   * the decoded chunk for the caller. Errors name the inner chunk.
+   */
+  async placeInner(
+    bytes: Uint8Array,
+    i: number,
+    target: PlaceTarget,
+    options: PartialIoOptions = {},
+  ): Promise<Chunk | undefined> {
+    try {
+      return await decodeIntoInPool(this.inner, bytes, target, options);
     } catch (error) {
       throw this.nameInner(error, i);
     }

@@ -1,4 +1,4 @@
-import type { Chunk } from "@z/ndarray";
+import type { Chunk, ChunkRegion } from "@z/ndarray";
 import {
   type ByteRangeSource,
   memorySource,
@@ -6,7 +6,8 @@ import {
   subrangeSource,
 } from "../byte-source.js";
 import { DecodeError } from "../errors.js";
-import type { PartialDecoder, PartialIoOptions } from "../partial.js";
+import type { PartialDecoder, PartialIoOptions, PlaceSubchunks } from "../partial.js";
+import type { PlaceTarget } from "../workers/decode-pool.js";
 import type { ShardingCodec } from "./codec.js";
 import type { ShardEntry, ShardIndex } from "./shard-index.js";
 
@@ -35,13 +36,15 @@ export class ShardPartialDecoder implements PartialDecoder {
   async decodeSubchunks(
     coords: readonly (readonly number[])[],
     options: PartialIoOptions = {},
-  ): Promise<(Chunk | undefined)[]> {
-    const out = new Array<Chunk | undefined>(coords.length).fill(undefined);
+  ): Promise<(Chunk | undefined | null)[]> {
+    const out = new Array<Chunk | undefined | null>(coords.length).fill(undefined);
     const groups = this.codec.subchunkGrid.group(coords);
     if (!this.codec.nested) {
+      const { place } = options;
       const chunks = await this.decodeInnerChunks(
         groups.map((g) => g.inner),
         options,
+        place && groups.map((g) => placeOf(place, g.positions)),
       );
       groups.forEach((g, k) => {
         for (const position of g.positions) out[position] = chunks[k];
@@ -68,7 +71,8 @@ export class ShardPartialDecoder implements PartialDecoder {
           const decoder = await this.codec.inner.partialDecoder(source, options);
           // Only a shard deleted since its index was read has no inner shard at an indexed span.
           if (!decoder) throw new DecodeError("The shard disappeared while it was being read");
-          const chunks = await decoder.decodeSubchunks(within, options);
+          // Regions are of this shard's sub-chunks: the inner shard returns its chunks.
+          const chunks = await decoder.decodeSubchunks(within, { ...options, place: undefined });
           positions.forEach((position, k) => {
             out[position] = chunks[k];
           });
@@ -128,10 +132,30 @@ export class ShardPartialDecoder implements PartialDecoder {
   async decodeInnerChunks(
     inners: readonly number[],
     options: PartialIoOptions = {},
-  ): Promise<(Chunk | undefined)[]> {
+    targets?: readonly (PlaceTarget | undefined)[],
+  ): Promise<(Chunk | undefined | null)[]> {
     const stored = await this.readInnerChunks(inners, options);
     return Promise.all(
-      stored.map((bytes, k) => bytes && this.codec.decodeInner(bytes, inners[k], options)),
+      stored.map(async (bytes, k) => {
+        if (bytes === undefined) return undefined;
+        const target = targets?.[k];
+        if (target === undefined) return this.codec.decodeInner(bytes, inners[k], options);
+        return (await this.codec.placeInner(bytes, inners[k], target, options)) ?? null;
+      }),
     );
   }
+}
+
+/**
+ * The place of one inner chunk's parts in a shared result: every requested position of it must
+ * have regions, else it is returned whole.
+ */
+function placeOf(place: PlaceSubchunks, positions: readonly number[]): PlaceTarget | undefined {
+  const regions: ChunkRegion[] = [];
+  for (const position of positions) {
+    const own = place.regions[position];
+    if (own === undefined) return undefined;
+    regions.push(...own);
+  }
+  return { out: place.out, regions, lanes: place.lanes };
 }

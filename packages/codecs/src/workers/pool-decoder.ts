@@ -1,5 +1,5 @@
 import type { NamedConfig } from "@z/metadata";
-import type { Chunk } from "@z/ndarray";
+import { type Chunk, isTypedArray, product } from "@z/ndarray";
 import type { CodecPipeline } from "../pipeline.js";
 import type { ChunkSpec } from "../types.js";
 import type { ChunkDecodePool, PlaceTarget } from "./decode-pool.js";
@@ -147,6 +147,42 @@ export function decodeInPool(
   const pool = decoder.poolFor(options);
   if (!pool) return pipeline.decode(bytes);
   return decoder.decode(pool, bytes, { signal: options.signal }, (b) => pipeline.decode(b));
+}
+
+/**
+ * Whether `pool`'s workers can copy chunks of `pipeline` into a shared result: the pool offers
+ * `decodeInto`, the elements are TypedArray slots, and chunks are large enough for the pool to
+ * send them to a worker at all.
+ */
+export function placeableIn(
+  pipeline: CodecPipeline,
+  pool: ChunkDecodePool | undefined,
+): pool is ChunkDecodePool {
+  if (!pool?.decodeInto) return false;
+  const { spec } = pipeline;
+  if (!isTypedArray(spec.dataType.create(0))) return false;
+  const below = (pool as { inlineBelow?: unknown }).inlineBelow;
+  const size = product(spec.shape) * spec.dataType.itemSize;
+  return typeof below !== "number" || size >= below;
+}
+
+/**
+ * Decodes a whole chunk's bytes (never handed over: the pool copies them) with `pipeline` in the
+ * pool `options` name or the default one, having the worker copy `target.regions` of it into
+ * the shared `target.out`: undefined once they are there, else the chunk for the caller to copy
+ * (no pool, or the pool decoded it on this thread).
+ */
+export async function decodeIntoInPool(
+  pipeline: CodecPipeline,
+  bytes: Uint8Array,
+  target: PlaceTarget,
+  options: DecodeWhere & { signal?: AbortSignal },
+): Promise<Chunk | undefined> {
+  const decoder = poolDecoderOf(pipeline);
+  const pool = decoder.poolFor(options);
+  if (!pool) return pipeline.decode(bytes);
+  const where = { signal: options.signal };
+  return decoder.decodeInto(pool, bytes, target, where, (b) => pipeline.decode(b));
 }
 
 /**
