@@ -14,7 +14,7 @@ type Block = typeof shuffleBlock;
 
 const simd = await loadSimdKernels();
 
-const KERNELS: [Exclude<keyof SimdKernels, "lz4DecodeBlock">, Block][] = [
+const KERNELS: [Exclude<keyof SimdKernels, "lz4DecodeBlock" | "bloscDecodeBlocks">, Block][] = [
   ["shuffleBlock", shuffleBlock],
   ["unshuffleBlock", unshuffleBlock],
   ["bitshuffleBlock", bitshuffleBlock],

@@ -18,6 +18,16 @@ interface KernelExports {
     scratch: number,
   ): void;
   lz4_decode_block(src: number, srcLen: number, dst: number, dstLen: number, start: number): number;
+  blosc_decode_blocks(
+    frame: number,
+    frameLen: number,
+    blocks: number,
+    count: number,
+    out: number,
+    outLen: number,
+    scratch: number,
+    scratchLen: number,
+  ): number;
 }
 
 /**
@@ -63,6 +73,24 @@ export interface SimdKernels {
    * buffers need more than {@link SIMD_MEMORY_LIMIT}.
    */
   lz4DecodeBlock(src: Uint8Array, dst: Uint8Array, start: number): number | undefined;
+  /**
+   * Decodes blocks of a Blosc1 frame whose streams are LZ4 or BloscLZ, all in the module: the
+   * frame is copied in once and each decoded block out once. `blocks` are the indices of the
+   * blocks to decode, ascending; each lands at its place in `dst` (which must be as long as the
+   * decoded data; the bytes of other blocks are left as they are), or in a new buffer (zero
+   * outside them). The header, the blocks' table entries and their streams are checked as
+   * `@z/codecs`' JavaScript decoder checks them, which the caller must also have done for the
+   * header and the whole table. Returns the decoded data; a negative number when the frame is
+   * one the module does not decode (another compressor, stored uncompressed, empty) or a check
+   * fails (the blocks asked for then hold anything in `dst`, the rest is unchanged; the
+   * JavaScript decoder tells what is wrong); or undefined, having done nothing, when the frame
+   * and its blocks need more than {@link SIMD_MEMORY_LIMIT}.
+   */
+  bloscDecodeBlocks(
+    frame: Uint8Array,
+    blocks: ArrayLike<number>,
+    dst?: Uint8Array,
+  ): Uint8Array | number | undefined;
 }
 
 /** Wraps an instance of the kernels' module. */
@@ -132,7 +160,68 @@ export function simdKernelsOf(instance: WasmInstance): SimdKernels {
       dst.set(mem.subarray(dstPtr + prefix, dstPtr + end), start);
       return start - prefix + end;
     },
+    bloscDecodeBlocks(frame, blocks, dst) {
+      if (frame.length < BLOSC_HEADER) return NOT_A_FRAME;
+      const nbytes = int32(frame, 4);
+      const blocksize = int32(frame, 8);
+      if (blocksize <= 0 || blocksize > nbytes || (dst !== undefined && dst.length !== nbytes)) {
+        return NOT_A_FRAME;
+      }
+      const count = blocks.length;
+      // Blocks are decoded a batch at a time into an output area that stays in the cache and
+      // copied out while they are there.
+      const perBatch = Math.max(1, Math.floor(BATCH_BYTES / blocksize));
+      const room = Math.min(count, perBatch) * blocksize;
+      const frameSize = align(frame.length);
+      const listSize = align(4 * count);
+      const scratchSize = 2 * align(blocksize);
+      const mem = reserve(frameSize + listSize + align(room) + scratchSize);
+      if (!mem) return undefined;
+      const listPtr = base + frameSize;
+      const outPtr = listPtr + listSize;
+      const scratchPtr = outPtr + align(room);
+      mem.set(frame, base);
+      new Uint32Array(mem.buffer, listPtr, count).set(blocks);
+      const out = dst ?? new Uint8Array(nbytes);
+      for (let first = 0; first < count; first += perBatch) {
+        const n = Math.min(perBatch, count - first);
+        const code = k.blosc_decode_blocks(
+          base,
+          frame.length,
+          listPtr + 4 * first,
+          n,
+          outPtr,
+          n * blocksize,
+          scratchPtr,
+          scratchSize,
+        );
+        if (code < 0) return code;
+        // Runs of consecutive blocks are consecutive in the output area too: one copy each.
+        for (let k0 = first; k0 < first + n; ) {
+          let k1 = k0 + 1;
+          while (k1 < first + n && blocks[k1] === blocks[k1 - 1] + 1) k1++;
+          const from = blocks[k0] * blocksize;
+          const to = Math.min(nbytes, blocks[k1 - 1] * blocksize + blocksize);
+          const at = outPtr + (k0 - first) * blocksize;
+          out.set(mem.subarray(at, at + to - from), from);
+          k0 = k1;
+        }
+      }
+      return out;
+    },
   };
+}
+
+/** The size of a Blosc1 header. */
+const BLOSC_HEADER = 16;
+/** The most decoded bytes one call of the Blosc block decoder writes before they are copied out. */
+const BATCH_BYTES = 1 << 20;
+/** What {@link SimdKernels.bloscDecodeBlocks} returns for what is not a frame it decodes. */
+const NOT_A_FRAME = -1;
+
+/** A little-endian signed 32-bit integer. */
+function int32(bytes: Uint8Array, at: number): number {
+  return bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24);
 }
 
 function align(n: number): number {
