@@ -1,5 +1,6 @@
 // The SIMD WebAssembly kernels (Blosc's shuffles, LZ4 block decoding) in headless Chromium:
-// they load, and give the JavaScript kernels' bytes and decisions there too.
+// they load, and give the JavaScript kernels' bytes and decisions there too, Blosc frames decoded
+// whole in the module included.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -19,6 +20,8 @@ interface PageResult {
   blocks: number;
   streams: number;
   rejected: number;
+  frames: number;
+  framesInModule: number;
   mismatches: string[];
 }
 
@@ -30,12 +33,16 @@ describe.skipIf(!hasChromium)("the SIMD kernels in Chromium", () => {
       }),
     );
     expect(run.errors).toEqual([]);
-    const { simd, loaded, blocks, streams, rejected, mismatches } = run.result;
+    const { simd, loaded, blocks, streams, rejected, frames, framesInModule, mismatches } =
+      run.result;
     expect({ simd, loaded, mismatches }).toEqual({ simd: true, loaded: true, mismatches: [] });
     expect(blocks).toBe(11 * 8 * 4);
     expect(streams).toBe(60 * 8);
     // The corruptions include rejected blocks and accepted ones.
     expect(rejected).toBeGreaterThan(0);
     expect(rejected).toBeLessThan(streams);
+    expect(frames).toBe(2 * 3 * 7 * 2);
+    // Frames that compress are decoded in the module (the others are stored uncompressed).
+    expect(framesInModule).toBeGreaterThan(frames / 2);
   }, 180_000);
 });

@@ -1,5 +1,6 @@
 import { blosclzDecompress } from "@z/compression/blosclz";
 import { zlibDecompressInto } from "@z/compression/deflate-sync";
+import { simdKernels } from "@z/compression/internal";
 import { lz4DecompressBlock } from "@z/compression/lz4";
 import { snappyDecompress } from "@z/compression/snappy";
 import { zstdDecompress } from "@z/compression/zstd";
@@ -95,6 +96,8 @@ export function decodeBloscFrame(
   if (header.memcpyed) return copyStored(frame, nbytes, into, ranges);
   const layout = checkLayout(frame, header);
   const blocks = ranges === undefined ? layout : touchedBlocks(layout, ranges, header.blocksize);
+  const inModule = decodeInModule(frame, header, blocks, into);
+  if (inModule !== undefined) return inModule;
   const out = into ?? new Uint8Array(nbytes);
   if (header.compressor === "zstd") return decodeZstdBlocks(frame, header, blocks, out);
   const decode = SYNC_DECODERS[header.compressor];
@@ -120,6 +123,28 @@ export function decodeBloscFrame(
     finishBlock(header, block, tmp, out);
   }
   return out;
+}
+
+/**
+ * The blocks decoded all in the SIMD kernels' module (LZ4 and BloscLZ frames: one copy of the
+ * frame in, one of each run of blocks out, instead of copies for every stream and shuffle), or
+ * undefined where the module is not loaded or allowed, the frame would need more of its memory
+ * than it may use, or the module rejects a block: the block loop then decodes the frame (again),
+ * and its checks tell what is wrong.
+ */
+function decodeInModule(
+  frame: Uint8Array,
+  header: BloscHeader,
+  blocks: readonly Block[],
+  into: Uint8Array | undefined,
+): Uint8Array | undefined {
+  if (header.compressor !== "lz4" && header.compressor !== "blosclz") return undefined;
+  if (blocks.length === 0) return undefined; // nothing to decode: no frame to copy in
+  const simd = simdKernels();
+  if (simd === undefined) return undefined;
+  const indices = blocks.map((block) => block.index);
+  const decoded = simd.bloscDecodeBlocks(frame.subarray(0, header.cbytes), indices, into);
+  return typeof decoded === "object" ? decoded : undefined;
 }
 
 async function decodeZstdBlocks(

@@ -1,5 +1,6 @@
 // Bundled by simd-browser.test.ts and run in Chromium: the SIMD kernels against the JavaScript
-// ones on a grid of type sizes, block sizes and offsets, and LZ4 blocks valid and corrupt.
+// ones on a grid of type sizes, block sizes and offsets, LZ4 blocks valid and corrupt, and Blosc
+// frames decoded whole in the module (whole and in block ranges) against the JavaScript loop.
 import {
   lz4CompressBlock,
   lz4CompressBound,
@@ -8,6 +9,8 @@ import {
 } from "@z/compression";
 import { loadSimdKernels, wasmSimdSupported } from "@z/compression/internal";
 import { bitshuffleBlock, bitunshuffleBlock } from "../../src/blosc/bitshuffle.js";
+import { bloscCompress } from "../../src/blosc/compress.js";
+import { decodeBloscFrame } from "../../src/blosc/decompress.js";
 import { shuffleBlock, unshuffleBlock } from "../../src/blosc/shuffle.js";
 
 type Block = typeof shuffleBlock;
@@ -21,6 +24,17 @@ function bytes(n: number, seed: number, runs = false): Uint8Array {
     x ^= x >>> 17;
     x ^= x << 5;
     out[i] = runs ? (i >> (x & 7)) & 0x1f : x & 0xff;
+  }
+  return out;
+}
+
+/** Float32 samples of a smooth curve with a little noise, as bytes. */
+function smooth(n: number, seed: number): Uint8Array {
+  const out = new Uint8Array(n);
+  const view = new DataView(out.buffer);
+  const noise = bytes(n, seed);
+  for (let i = 0; i + 4 <= n; i += 4) {
+    view.setFloat32(i, Math.round(Math.sin(i / 900) * 300 + (noise[i] & 3)) / 4, true);
   }
   return out;
 }
@@ -91,12 +105,54 @@ function withSimd<T>(simd: boolean, use: () => T): T {
       if (!agree) mismatches.push(`lz4 seed ${seed} corruption ${corrupt}`);
     }
   }
+  let frames = 0;
+  let framesInModule = 0;
+  for (const cname of ["lz4", "blosclz"] as const) {
+    for (const shuffle of [0, 1, 2] as const) {
+      for (const typesize of [1, 2, 4, 7, 8, 16, 24]) {
+        for (const [size, blocksize] of [
+          [100_000, 0],
+          [30_001, 1000],
+        ]) {
+          const data = smooth(size, typesize + shuffle);
+          const settings = { cname, clevel: 5, shuffle, typesize, blocksize };
+          const frame = await bloscCompress(data, settings);
+          const label = `blosc ${JSON.stringify(settings)}`;
+          const ranges: [number, number][] = [
+            [0, 10],
+            [size >> 1, (size >> 1) + 3000],
+          ];
+          const decode = () => {
+            const whole = decodeBloscFrame(frame, { maxSize: size }) as Uint8Array;
+            const into = new Uint8Array(size).fill(0x5a);
+            decodeBloscFrame(frame, { maxSize: size, ranges, into });
+            return [Uint8Array.from(whole), into];
+          };
+          const expected = withSimd(false, decode);
+          const actual = decode();
+          frames++;
+          if (!same(expected[0], data)) mismatches.push(`${label}: JavaScript decode`);
+          if (!same(actual[0], expected[0])) mismatches.push(`${label}: whole frame`);
+          if (!same(actual[1], expected[1])) mismatches.push(`${label}: ranges into a buffer`);
+          const nblocks = Math.ceil(size / new DataView(frame.buffer).getInt32(8, true));
+          const all = Array.from({ length: nblocks }, (_, j) => j);
+          const direct = kernels?.bloscDecodeBlocks(frame, all);
+          if (direct instanceof Uint8Array) {
+            framesInModule++;
+            if (!same(direct, data)) mismatches.push(`${label}: the module's decode`);
+          }
+        }
+      }
+    }
+  }
   return {
     simd: wasmSimdSupported(),
     loaded: kernels !== undefined,
     blocks,
     streams,
     rejected,
+    frames,
+    framesInModule,
     mismatches,
   };
 };
