@@ -79,7 +79,10 @@ async function readAll({ lib, url, workers, concurrency, edge }) {
   const seconds = (performance.now() - start) / 1000;
   checkLargeArray(result, edge, `browser full read of ${url} by ${lib}`);
   const stats = pool?.stats();
-  return { seconds, workers: stats?.workers ?? 0, dispatched: stats?.dispatched ?? 0 };
+  // On a cross-origin isolated page our pooled reads return shared memory the workers filled.
+  const shared =
+    typeof SharedArrayBuffer === "function" && result.data.buffer instanceof SharedArrayBuffer;
+  return { seconds, workers: stats?.workers ?? 0, dispatched: stats?.dispatched ?? 0, shared };
 }
 
 Object.assign(globalThis, { __warmUp: warmUp, __readAll: readAll });

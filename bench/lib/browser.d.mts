@@ -6,10 +6,13 @@ export interface BrowserReport {
   edge: number;
   bytes: number;
   chromium: string;
+  /** Whether the page was cross-origin isolated (the server sends COOP and COEP). */
+  isolated: boolean;
   workers: string;
   pool: { workers: number; dispatched: number };
   zarritaConcurrency: number;
-  results: LargeResult[];
+  /** Each array's numbers, and whether our reads of it returned results in shared memory. */
+  results: (LargeResult & { sharedResult: boolean })[];
 }
 
 export const CHROMIUM_PATH: string;

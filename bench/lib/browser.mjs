@@ -85,8 +85,10 @@ function workersLabel(workers) {
 /**
  * Runs the browser bench: the arrays of `--edge` (generated under `dataDir/large` when missing),
  * a page server and Chromium, all stopped at the end. `fromSource` bundles the page from the
- * TypeScript sources. Returns `{edge, bytes, chromium, workers, pool, results}`: `pool` counts
- * the workers our page started and the chunks they decoded (small chunks decode inline).
+ * TypeScript sources. Returns `{edge, bytes, chromium, isolated, workers, pool, results}`:
+ * `isolated` says the page was cross-origin isolated, `pool` counts the workers our page started
+ * and the chunks they decoded (small chunks decode inline), and each result's `sharedResult`
+ * whether our reads of it returned results in a SharedArrayBuffer.
  */
 export async function benchBrowser(options, { dataDir, say, fromSource = false }) {
   const edge = options.edge;
@@ -96,8 +98,11 @@ export async function benchBrowser(options, { dataDir, say, fromSource = false }
   const pageDir = join(dataDir, `browser-page-${process.pid}`);
   say("browser: bundling the page with Vite");
   await buildPage(pageDir, { fromSource });
+  // Cross-origin isolated, as a page that wants SharedArrayBuffer is served: our reads then
+  // return results in shared memory that the workers copy chunks into.
   const server = await startStaticServer({
     mounts: { "/": pageDir, "/data/": dirname(arrays.zstd) },
+    crossOriginIsolated: true,
   });
   let browser;
   try {
@@ -113,6 +118,7 @@ export async function benchBrowser(options, { dataDir, say, fromSource = false }
     await page.waitForFunction(() => typeof globalThis.__readAll === "function", null, {
       timeout: 60_000,
     });
+    const isolated = await page.evaluate(() => globalThis.crossOriginIsolated === true);
     const call = async (name, argument) => {
       try {
         return await page.evaluate(([fn, arg]) => globalThis[fn](arg), [name, argument]);
@@ -132,6 +138,7 @@ export async function benchBrowser(options, { dataDir, say, fromSource = false }
         await call("__warmUp", { lib, url, workers, concurrency: ZARRITA_CONCURRENCY });
       }
       const runs = { ours: [], zarrita: [] };
+      let sharedResult = true;
       for (let rep = 0; rep < options.repeats; rep++) {
         for (const lib of rep % 2 ? ["zarrita", "ours"] : ["ours", "zarrita"]) {
           say(`browser ${variant}: read ${rep + 1}/${options.repeats} (${lib})`);
@@ -142,7 +149,10 @@ export async function benchBrowser(options, { dataDir, say, fromSource = false }
             concurrency: ZARRITA_CONCURRENCY,
             edge,
           });
-          if (lib === "ours") pool = { workers: run.workers, dispatched: run.dispatched };
+          if (lib === "ours") {
+            pool = { workers: run.workers, dispatched: run.dispatched };
+            sharedResult &&= run.shared;
+          }
           runs[lib].push({ seconds: run.seconds });
         }
       }
@@ -154,6 +164,7 @@ export async function benchBrowser(options, { dataDir, say, fromSource = false }
         storedBytes: arrays.storedBytes[variant],
         ours: largeStat(runs.ours, bytes),
         zarrita: largeStat(runs.zarrita, bytes),
+        sharedResult,
       });
     }
     if (errors.length) throw new Error(`browser: the page reported errors:\n${errors.join("\n")}`);
@@ -161,6 +172,7 @@ export async function benchBrowser(options, { dataDir, say, fromSource = false }
       edge,
       bytes,
       chromium: browser.version(),
+      isolated,
       workers: workersLabel(workers),
       pool,
       zarritaConcurrency: ZARRITA_CONCURRENCY,

@@ -60,11 +60,23 @@ export function formatLargeReport(large) {
   return out.join("\n");
 }
 
+/** Whether the page was cross-origin isolated, and which of our results lay in shared memory. */
+function sharedText(browser) {
+  if (!browser.isolated)
+    return "on a page that is not cross-origin isolated (results in ordinary memory),";
+  const shared = browser.results.filter((r) => r.sharedResult).map((r) => r.variant);
+  const into = shared.length
+    ? `the workers copied chunks straight into our ${shared.join(" and ")} results (SharedArrayBuffer)`
+    : "none of our results in shared memory";
+  return `on a cross-origin isolated page: ${into},`;
+}
+
 /** The browser bench: GB/s of the median run, ours (with workers) against zarrita. */
 export function formatBrowserReport(browser) {
   const out = [
     `Browser read-all: uint16 [${browser.edge},${browser.edge},${browser.edge}] (${sizeText(browser.bytes)}) over HTTP from 127.0.0.1, in Chromium ${browser.chromium};`,
     `ours decodes in ${browser.workers} (${browser.pool.workers} started, ${browser.pool.dispatched} chunks decoded there),`,
+    sharedText(browser),
     `zarrita on the page's thread with ${browser.zarritaConcurrency} chunk reads in flight (its createQueue option);`,
     "every run opens the array and reads it whole; GB/s = 10^9 bytes/s of the median run.",
     "",

@@ -185,8 +185,18 @@ describe.skipIf(!hasChromium)("the browser bench on a 64³ cube", () => {
     }
     expect(browser.pool.workers).toBeGreaterThan(0);
     expect(browser.pool.dispatched).toBeGreaterThan(0);
+    // The page is cross-origin isolated: the zstd array's whole chunks went into a shared
+    // result; a sharded array's inner chunks are copied on the page.
+    expect(browser.isolated).toBe(true);
+    expect(browser.results.map((r) => [r.variant, r.sharedResult])).toEqual([
+      ["zstd", true],
+      ["sharded", false],
+    ]);
     const text = formatBrowserReport(browser);
     expect(text).toContain("in Chromium");
+    expect(text).toContain(
+      "cross-origin isolated page: the workers copied chunks straight into our zstd results",
+    );
     expect(text).toMatch(/\| 32x32x32 zstd chunks +\|/);
   }, 240_000);
 });
