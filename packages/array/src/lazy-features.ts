@@ -19,6 +19,12 @@ export const loadConsolidatedModel = () => import("./consolidated/consolidated-m
 /** The orthogonal, coordinate, mask and block indexers. */
 export const loadSelectionIndexers = () => import("./io/selection-indexers.js");
 
+/** Reads whose workers copy chunk parts into a result in shared memory (a worker pool's). */
+export const loadPlacement = () => import("./io/placement.js");
+
+/** The elements of a chunk a read takes, for codecs that decode only those (blosc). */
+export const loadElementHints = () => import("./io/element-hints.js");
+
 /** Partial reads of chunks whose codec reads partially (sharding): index cache, merged ranges. */
 export const loadPartialReads = () => import("./io/partial-reads.js");
 

@@ -12,3 +12,5 @@ export * from "./sharding/config.js";
 export * from "./workers/decode-pool-default.js";
 export * from "./workers/implicit-pool.js";
 export * from "./workers/pool-decoder.js";
+export * from "./workers/pool-encoder.js";
+export * from "./workers/pool-placement.js";

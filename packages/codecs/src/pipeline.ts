@@ -238,6 +238,15 @@ export class CodecPipeline {
   }
 
   /**
+   * Whether `options.elements` can spare {@link decode} work: it takes decode hints and the
+   * codec that decodes the chunk's bytes decodes ranges (blosc). Otherwise computing them is
+   * wasted.
+   */
+  get usesElementHints(): boolean {
+    return this.takesDecodeHints && this.bytesToBytes[0]?.decodesRanges === true;
+  }
+
+  /**
    * Decodes stored bytes into a chunk of the pipeline's spec (possibly with non-C strides, e.g.
    * after a transpose).
    *

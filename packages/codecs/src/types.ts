@@ -108,6 +108,11 @@ export interface BytesToBytesCodec extends CodecBase {
   decode(bytes: Uint8Array, options: BytesDecodeOptions): Uint8Array | Promise<Uint8Array>;
   /** The encoded size of `decodedSize` bytes, when it is fixed (checksums add 4 bytes). */
   encodedSize?(decodedSize: number): number | undefined;
+  /**
+   * Whether `decode` does less work for `options.ranges` (blosc decodes only the blocks they
+   * touch): callers compute ranges only for codecs that use them.
+   */
+  readonly decodesRanges?: boolean;
 }
 
 /** Any codec. */

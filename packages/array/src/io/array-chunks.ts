@@ -1,17 +1,15 @@
 import { locateError } from "@z/errors";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
 import { type ArrayMetadata, type ChunkGrid, ChunkGridError } from "@z/metadata";
-import {
-  type Chunk,
-  type ChunkRegion,
-  type IndexRange,
-  product,
-  regionElementRanges,
-  type TypedArray,
-} from "@z/ndarray";
+import type { Chunk, IndexRange } from "@z/ndarray";
 import { joinKey, type Readable } from "@z/store-core";
 import { shardingOf } from "../create/sharding-config.js";
-import { loadPartialReads, loadWritePath } from "../lazy-features.js";
+import {
+  loadElementHints,
+  loadPartialReads,
+  loadPlacement,
+  loadWritePath,
+} from "../lazy-features.js";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { type ChunkGroup, groupParts } from "./chunk-groups.js";
 import { ChunkStore } from "./chunk-store.js";
@@ -23,7 +21,7 @@ import { PipelineRunner } from "./pipeline-runner.js";
  * Decodes the chunks of a group and hands them to `use`, in the order of its items; or has a
  * worker copy the group's parts into the shared result and calls `placed`.
  */
-type GroupReader = (
+export type GroupReader = (
   group: ChunkGroup,
   use: (chunks: readonly (Chunk | undefined | null)[]) => void,
   placed: () => void,
@@ -114,8 +112,8 @@ export class ArrayChunks implements ChunkAccess {
     const read = this.subchunkShape
       ? await this.subchunkReader(options)
       : options.placeInto && this.placesInWorkers(options)
-        ? this.placingReader(options, options.placeInto)
-        : this.wholeReader(options);
+        ? (await loadPlacement()).placingReader(this, options, options.placeInto)
+        : await this.wholeReader(options);
     await forEachConcurrent(
       groups,
       options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -135,71 +133,6 @@ export class ArrayChunks implements ChunkAccess {
         ),
       options.signal,
     );
-  }
-
-  /**
-   * Reads groups of one whole chunk each into a result in shared memory: a worker decodes each
-   * chunk and copies its parts into the result, so this thread only reads bytes and dispatches.
-   * A store that reads into a caller's buffer reads into one of a few buffers in shared memory
-   * (one per concurrent read), which the worker reads in place: no allocation, transfer or copy
-   * of stored bytes per chunk. Parts that are no strided region, and chunks the pool decodes
-   * inline, are handed to `use`.
-   */
-  private placingReader(
-    options: AccessOptions,
-    into: { out: TypedArray; lanes: number },
-  ): GroupReader {
-    const { signal } = options;
-    let size = this.stored.readsInto
-      ? this.runner.reusableBufferSize({ workers: false })
-      : undefined;
-    const free: Uint8Array[] = [];
-    const fetch = async (coords: number[], buffer: Uint8Array | undefined) => {
-      if (buffer === undefined || size === undefined) return this.stored.get(coords, { signal });
-      const read = await this.stored.getInto(coords, buffer, { signal });
-      if (typeof read !== "number") return read;
-      size = Math.max(size, read); // larger than the buffers: read the usual way, grow them
-      return this.stored.get(coords, { signal });
-    };
-    return async (group, use, placed) => {
-      const { coords } = group;
-      const regions: ChunkRegion[] = [];
-      for (const { part } of group.items) {
-        const region = part.region?.();
-        if (region === undefined) {
-          use([(await this.readChunk(coords, options))?.chunk]);
-          return;
-        }
-        regions.push(region);
-      }
-      let buffer = size === undefined ? undefined : free.pop();
-      if (size !== undefined && (buffer === undefined || buffer.length < size))
-        buffer = new Uint8Array(new SharedArrayBuffer(size));
-      try {
-        const bytes = await fetch(coords, buffer);
-        if (bytes === undefined) {
-          use(group.items.map(() => undefined));
-          return;
-        }
-        // Bytes read into a shared buffer are shared with the worker, never taken by it.
-        const fresh = bytes.buffer !== buffer?.buffer && this.stored.freshReads;
-        let chunk: Chunk | undefined;
-        try {
-          chunk = await this.runner.place(
-            coords,
-            bytes,
-            { out: into.out, regions, lanes: into.lanes },
-            { ...options, fresh, again: () => this.stored.get(coords, { signal }) },
-          );
-        } catch (error) {
-          throw located(error, this.stored.key(coords));
-        }
-        if (chunk === undefined) placed();
-        else use(group.items.map(() => chunk));
-      } finally {
-        if (buffer !== undefined) free.push(buffer);
-      }
-    };
   }
 
   /** Reads groups through the pipeline's partial decoder. */
@@ -223,11 +156,19 @@ export class ArrayChunks implements ChunkAccess {
    * view of the buffer). A stored chunk larger than the buffers is read the usual way once, and
    * later buffers are made that large.
    */
-  private wholeReader(options: AccessOptions): GroupReader {
+  private async wholeReader(options: AccessOptions): Promise<GroupReader> {
+    // Blosc chunks decode only the blocks the parts touch; other codecs have no use for it.
+    const hints = this.runner.pipeline.usesElementHints ? await loadElementHints() : undefined;
+    const elementsOf = (group: ChunkGroup) =>
+      hints?.elementsOf(group, this.runner.shapeOf(group.coords));
+    const withElements = (group: ChunkGroup) => {
+      const elements = elementsOf(group);
+      return elements ? { ...options, elements } : options;
+    };
     const initial = this.stored.readsInto ? this.runner.reusableBufferSize(options) : undefined;
     if (initial === undefined)
       return async (group, use) =>
-        use([(await this.readChunk(group.coords, this.withElements(group, options)))?.chunk]);
+        use([(await this.readChunk(group.coords, withElements(group)))?.chunk]);
     let size = initial;
     const free: Uint8Array[] = [];
     return async (group, use) => {
@@ -238,12 +179,12 @@ export class ArrayChunks implements ChunkAccess {
         const read = await this.stored.getInto(coords, buffer, options);
         if (typeof read === "number") {
           size = Math.max(size, read);
-          use([(await this.readChunk(coords, this.withElements(group, options)))?.chunk]);
+          use([(await this.readChunk(coords, withElements(group)))?.chunk]);
           return;
         }
         let chunk: Chunk | undefined;
         try {
-          const elements = this.elementsOf(group);
+          const elements = elementsOf(group);
           const pipeline = this.runner.pipelineFor(coords);
           chunk = read && (await pipeline.decode(read, elements ? { elements } : {}));
         } catch (error) {
@@ -254,34 +195,6 @@ export class ArrayChunks implements ChunkAccess {
         free.push(buffer);
       }
     };
-  }
-
-  /**
-   * The elements of a whole chunk its group's parts read, for decoders that can skip the rest
-   * (blosc decodes only the blocks they touch); undefined when a part is no strided region or
-   * the parts read the whole chunk.
-   */
-  private elementsOf(group: ChunkGroup): IndexRange[] | undefined {
-    const regions: ChunkRegion[] = [];
-    for (const { part } of group.items) {
-      const region = part.region?.();
-      if (region === undefined) return undefined;
-      regions.push(region);
-    }
-    const shape = this.runner.shapeOf(group.coords);
-    const elements = regionElementRanges(shape, regions);
-    const [first] = elements;
-    if (elements.length === 1 && first[0] === 0 && first[1] === product(shape)) return undefined;
-    return elements;
-  }
-
-  /** `options` with the elements a group reads of its chunk, for a decode on this thread. */
-  private withElements(
-    group: ChunkGroup,
-    options: AccessOptions,
-  ): AccessOptions & { elements?: IndexRange[] } {
-    const elements = this.elementsOf(group);
-    return elements ? { ...options, elements } : options;
   }
 
   async writeParts(
@@ -296,7 +209,7 @@ export class ArrayChunks implements ChunkAccess {
 }
 
 /** An error located at a chunk's key. */
-function located(error: unknown, key: string): unknown {
+export function located(error: unknown, key: string): unknown {
   return locateError(error, `chunk /${key}`, { key });
 }
 

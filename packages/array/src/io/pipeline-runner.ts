@@ -1,4 +1,4 @@
-import { type ChunkDecodePool, CodecPipeline, type PlaceTarget } from "@z/codecs";
+import { type ChunkDecodePool, CodecPipeline } from "@z/codecs";
 import { PoolDecoder, placeableIn, writableChunk } from "@z/codecs/internal";
 import type { ArrayMetadata } from "@z/metadata";
 import { type Chunk, type IndexRange, product } from "@z/ndarray";
@@ -32,10 +32,10 @@ export class PipelineRunner {
   /** Pipelines per chunk shape, for grids whose chunks differ (bounded; rebuilt when full). */
   private readonly pipelines = new Map<string, CodecPipeline>();
   /** Decodes chunks in a worker pool when a read asks for one. */
-  private readonly poolDecoder: PoolDecoder;
+  readonly poolDecoder: PoolDecoder;
 
   constructor(
-    private readonly metadata: ArrayMetadata,
+    readonly metadata: ArrayMetadata,
     /** Names the metadata document in errors. */
     private readonly where: string,
   ) {
@@ -132,32 +132,6 @@ export class PipelineRunner {
    */
   innerPlacesInWorkers(options: WholeDecodeOptions): boolean {
     return this.pipeline.subchunksPlaceable(options);
-  }
-
-  /**
-   * Decodes a whole chunk in a worker that copies `target.regions` of it into the shared
-   * `target.out` itself: undefined once they are in place, else the decoded chunk for the
-   * caller to copy (no pool for this read, or the pool decoded it inline after all).
-   * @throws DecodeError / ChecksumError
-   */
-  async place(
-    coords: readonly number[],
-    bytes: Uint8Array,
-    target: PlaceTarget,
-    options: WholeDecodeOptions = {},
-  ): Promise<Chunk | undefined> {
-    const pool = this.poolDecoder.poolFor(options);
-    if (!pool || !this.metadata.chunkGrid.chunkShape)
-      return (await this.decode(coords, bytes, options)).chunk;
-    const { signal, fresh } = options;
-    return this.poolDecoder.decodeInto(
-      pool,
-      bytes,
-      target,
-      { signal, transfer: fresh === true },
-      (stored) => this.pipeline.decode(stored),
-      options.again,
-    );
   }
 
   /**

@@ -5,9 +5,10 @@ import type { Chunk, Container } from "@z/ndarray";
 import { cOrderStrides, isCContiguous, product } from "@z/ndarray";
 import { throwIfAborted } from "@z/store-core";
 import { ValueShapeError } from "../errors.js";
+import { loadPlacement } from "../lazy-features.js";
 import type { AccessOptions, ChunkAccess, Progress } from "./chunk-access.js";
 import { checkOut } from "./read-into.js";
-import { createShared, isSharedContainer, sharedMemoryAvailable } from "./shared-result.js";
+import { isSharedContainer, sharedMemoryAvailable } from "./shared-result.js";
 
 export type { Progress } from "./chunk-access.js";
 
@@ -95,7 +96,9 @@ export async function readSelection(
     indexer.strided === true &&
     (out === undefined ? sharedMemoryAvailable() : isSharedContainer(out)) &&
     access.placesInWorkers?.(options) === true;
-  const data = out ?? (place ? createShared(dataType, n) : undefined) ?? dataType.create(n);
+  const shared =
+    place && out === undefined ? (await loadPlacement()).createShared(dataType, n) : undefined;
+  const data = out ?? shared ?? dataType.create(n);
   const placeInto =
     place && isSharedContainer(data) ? { out: data, lanes: dataType.lanes } : undefined;
   // A new container is all zeros; only other fill values need writing where chunks are missing.

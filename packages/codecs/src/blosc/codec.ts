@@ -44,6 +44,7 @@ export interface BloscSettings {
  */
 export class BloscCodec implements BytesToBytesCodec {
   readonly kind = "bytes_to_bytes";
+  readonly decodesRanges = true;
 
   constructor(
     readonly name: "blosc" | "numcodecs.blosc",

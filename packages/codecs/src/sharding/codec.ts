@@ -19,12 +19,8 @@ import type {
 import { CodecPipeline } from "../pipeline.js";
 import type { ArrayToBytesCodec, ChunkSpec, CodecContext } from "../types.js";
 import type { PlaceTarget } from "../workers/decode-pool.js";
-import {
-  decodeInPool,
-  decodeIntoInPool,
-  placeableIn,
-  poolDecoderOf,
-} from "../workers/pool-decoder.js";
+import { decodeInPool, placeableIn, poolDecoderOf } from "../workers/pool-decoder.js";
+import { decodeIntoInPool } from "../workers/pool-placement.js";
 import {
   type IndexLocation,
   parseShardingConfiguration,

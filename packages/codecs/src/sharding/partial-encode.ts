@@ -1,5 +1,5 @@
 import type { PartialIoOptions, SubchunkWrite } from "../partial.js";
-import { encodeInPool } from "../workers/pool-decoder.js";
+import { encodeInPool } from "../workers/pool-encoder.js";
 import type { ShardingCodec } from "./codec.js";
 
 /**

@@ -2,7 +2,7 @@ import type { NamedConfig } from "@z/metadata";
 import { type Chunk, isTypedArray, product } from "@z/ndarray";
 import type { CodecPipeline } from "../pipeline.js";
 import type { ChunkSpec } from "../types.js";
-import type { ChunkDecodePool, PlaceTarget } from "./decode-pool.js";
+import type { ChunkDecodePool } from "./decode-pool.js";
 import { isMissingRegistration } from "./decode-pool-default.js";
 import { implicitDecodePool, isSharedDecodePool, retireSharedDecodePool } from "./implicit-pool.js";
 
@@ -22,9 +22,12 @@ export class PoolDecoder {
   private workersLackRegistration = false;
 
   constructor(
-    private readonly codecs: readonly NamedConfig[],
-    private readonly spec: ChunkSpec,
-    private readonly zarrFormat: 2 | 3,
+    /** The codec chain, as array metadata lists it. */
+    readonly codecs: readonly NamedConfig[],
+    /** The spec of the chunks. */
+    readonly spec: ChunkSpec,
+    /** The Zarr format of the array. */
+    readonly zarrFormat: 2 | 3,
   ) {}
 
   /** The pool a read should decode in, or undefined for inline. */
@@ -45,79 +48,40 @@ export class PoolDecoder {
     again: () => Promise<Uint8Array | undefined> = async () => bytes,
   ): Promise<Chunk> {
     const { zarrFormat } = this;
-    const run = (pool: ChunkDecodePool) =>
-      pool.decode(bytes, this.codecs, this.spec, { zarrFormat, ...options, inline });
-    return (await this.withFallback(pool, run, bytes, options, inline, again)) as Chunk;
-  }
-
-  /**
-   * Decodes in the pool with the worker copying the chunk's regions into a shared result
-   * (see {@link ChunkDecodePool.decodeInto}): undefined once they are in place, else the
-   * decoded chunk for the caller to copy (a pool without `decodeInto`, a chunk decoded inline,
-   * a fallback as in {@link decode}).
-   */
-  async decodeInto(
-    pool: ChunkDecodePool,
-    bytes: Uint8Array,
-    target: PlaceTarget,
-    options: { signal?: AbortSignal; transfer?: boolean },
-    inline: (bytes: Uint8Array) => Promise<Chunk>,
-    again: () => Promise<Uint8Array | undefined> = async () => bytes,
-  ): Promise<Chunk | undefined> {
-    const { zarrFormat } = this;
-    const run = (pool: ChunkDecodePool) => {
-      const where = { zarrFormat, ...options, inline };
-      if (!pool.decodeInto) return pool.decode(bytes, this.codecs, this.spec, where);
-      return pool.decodeInto(bytes, this.codecs, this.spec, target, where);
-    };
-    return this.withFallback(pool, run, bytes, options, inline, again);
-  }
-
-  /**
-   * Encodes a chunk in the pool, its buffer moved there when `transfer` says nothing else holds
-   * it; inline with `inline` when the pool cannot (no `encode`, a missing registration, the
-   * shared pool failing), on the chunk `rebuild` makes again if its buffer had moved.
-   */
-  async encode(
-    pool: ChunkDecodePool,
-    chunk: Chunk,
-    options: { signal?: AbortSignal; transfer?: boolean },
-    inline: (chunk: Chunk) => Promise<Uint8Array>,
-    rebuild: () => Chunk,
-  ): Promise<Uint8Array> {
-    if (!pool.encode) return inline(chunk);
-    const { zarrFormat } = this;
-    const shared = isSharedDecodePool(pool);
     try {
-      return await pool.encode(chunk, this.codecs, this.spec, { zarrFormat, ...options });
+      return await pool.decode(bytes, this.codecs, this.spec, { zarrFormat, ...options, inline });
     } catch (error) {
-      if (shared && isWorkerFailure(error)) retireSharedDecodePool();
-      else if (isMissingRegistration(error)) this.workersLackRegistration = true;
-      else throw error;
-      return inline(isDetached(chunk) ? rebuild() : chunk);
+      return inline(await this.bytesAfter(error, pool, bytes, options, again));
     }
   }
 
-  private async withFallback(
+  /**
+   * Whether a pool's error sends these chunks to the calling thread: a missing registration in
+   * the workers (remembered, so later chunks stay inline), or a failure of the shared pool
+   * nobody asked for (retired). Any other error is the chunk's own.
+   */
+  fallsBack(error: unknown, pool: ChunkDecodePool): boolean {
+    if (isSharedDecodePool(pool) && isWorkerFailure(error)) retireSharedDecodePool();
+    else if (isMissingRegistration(error)) this.workersLackRegistration = true;
+    else return false;
+    return true;
+  }
+
+  /**
+   * The stored bytes to decode inline after a pool's `error`, read again when they had moved to
+   * a worker; rethrows an error that is no reason to fall back (see {@link fallsBack}).
+   */
+  async bytesAfter(
+    error: unknown,
     pool: ChunkDecodePool,
-    run: (pool: ChunkDecodePool) => Promise<Chunk | undefined>,
     bytes: Uint8Array,
     options: { transfer?: boolean },
-    inline: (bytes: Uint8Array) => Promise<Chunk>,
     again: () => Promise<Uint8Array | undefined>,
-  ): Promise<Chunk | undefined> {
-    const shared = isSharedDecodePool(pool);
-    try {
-      return await run(pool);
-    } catch (error) {
-      // The shared pool failing (or closed by another read's failure) is no reason to fail a read.
-      if (shared && isWorkerFailure(error)) retireSharedDecodePool();
-      else if (isMissingRegistration(error)) this.workersLackRegistration = true;
-      else throw error;
-      const stored = bytes.byteLength === 0 && options.transfer ? await again() : bytes;
-      if (stored === undefined) throw error;
-      return inline(stored);
-    }
+  ): Promise<Uint8Array> {
+    if (!this.fallsBack(error, pool)) throw error;
+    const stored = bytes.byteLength === 0 && options.transfer ? await again() : bytes;
+    if (stored === undefined) throw error;
+    return stored;
   }
 }
 
@@ -164,49 +128,6 @@ export function placeableIn(
   const below = (pool as { inlineBelow?: unknown }).inlineBelow;
   const size = product(spec.shape) * spec.dataType.itemSize;
   return typeof below !== "number" || size >= below;
-}
-
-/**
- * Decodes a whole chunk's bytes (never handed over: the pool copies them) with `pipeline` in the
- * pool `options` name or the default one, having the worker copy `target.regions` of it into
- * the shared `target.out`: undefined once they are there, else the chunk for the caller to copy
- * (no pool, or the pool decoded it on this thread).
- */
-export async function decodeIntoInPool(
-  pipeline: CodecPipeline,
-  bytes: Uint8Array,
-  target: PlaceTarget,
-  options: DecodeWhere & { signal?: AbortSignal },
-): Promise<Chunk | undefined> {
-  const decoder = poolDecoderOf(pipeline);
-  const pool = decoder.poolFor(options);
-  if (!pool) return pipeline.decode(bytes);
-  const where = { signal: options.signal };
-  return decoder.decodeInto(pool, bytes, target, where, (b) => pipeline.decode(b));
-}
-
-/**
- * Encodes a whole chunk with `pipeline`, in the pool `options` name or the default one (its
- * buffer moves there: the chunk must be the caller's own), else on this thread. `rebuild` makes
- * the chunk again for the fallbacks after its buffer moved.
- */
-export function encodeInPool(
-  pipeline: CodecPipeline,
-  chunk: Chunk,
-  rebuild: () => Chunk,
-  options: DecodeWhere & { signal?: AbortSignal },
-): Promise<Uint8Array> {
-  const decoder = poolDecoderOf(pipeline);
-  const pool = decoder.poolFor(options);
-  if (!pool) return pipeline.encode(chunk);
-  const where = { signal: options.signal, transfer: true };
-  return decoder.encode(pool, chunk, where, (c) => pipeline.encode(c), rebuild);
-}
-
-/** Whether a chunk's elements moved to a worker (their buffer is detached here). */
-function isDetached(chunk: Chunk): boolean {
-  const data = chunk.data;
-  return ArrayBuffer.isView(data) && data.buffer.byteLength === 0 && data.byteLength === 0;
 }
 
 /** Whether a pool's error says its worker could not start or died, or the pool was closed. */

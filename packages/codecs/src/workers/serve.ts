@@ -109,12 +109,13 @@ function decodeHints(pipeline: CodecPipeline, place: PlaceRequest): ChunkDecodeO
   if (!pipeline.takesDecodeHints) return {};
   const { shape } = pipeline.spec;
   const size = product(shape) * pipeline.spec.dataType.itemSize;
+  let into = scratch;
   if (scratch.length !== size) {
-    const buffer = new Uint8Array(size);
-    if (size <= SCRATCH_KEEP) scratch = buffer;
-    return { into: buffer, elements: regionElementRanges(shape, place.regions) };
+    into = new Uint8Array(size);
+    if (size <= SCRATCH_KEEP) scratch = into;
   }
-  return { into: scratch, elements: regionElementRanges(shape, place.regions) };
+  if (!pipeline.usesElementHints) return { into };
+  return { into, elements: regionElementRanges(shape, place.regions) };
 }
 
 /** The messaging side of a worker scope (a Web Worker's `self`, or Node's `parentPort`). */
