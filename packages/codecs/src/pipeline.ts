@@ -1,10 +1,10 @@
 import { locateError } from "@z/errors";
 import { getLogger } from "@z/log";
 import { MetadataError, type NamedConfig } from "@z/metadata";
-import { type Chunk, type IndexRange, product } from "@z/ndarray";
+import { type Chunk, product } from "@z/ndarray";
 import type { ByteRangeSource } from "./byte-source.js";
 import { BytesCodec } from "./core/bytes.js";
-import { CodecError, DecodeError } from "./errors.js";
+import { DecodeError } from "./errors.js";
 import type {
   PartialArrayToBytes,
   PartialDecoder,
@@ -260,14 +260,9 @@ export class CodecPipeline {
   async decode(bytes: Uint8Array, options: ChunkDecodeOptions = {}): Promise<Chunk> {
     const start = codecLog.enabled("debug") ? performance.now() : -1;
     const stored = bytes.length;
-    const hints = this.takesDecodeHints;
-    const into = hints ? options.into : undefined;
-    const ranges = hints && options.elements ? this.byteRanges(options.elements) : undefined;
-    if (into !== undefined && into.length !== this.sizes[0]) {
-      throw new CodecError(
-        `The destination has ${into.length} bytes; a [${this.spec.shape}] chunk of ${this.spec.dataType.name} decodes to ${this.sizes[0]}`,
-      );
-    }
+    const hinted = this.takesDecodeHints && (options.elements ?? options.into) !== undefined;
+    // The hints' checks load with the first decode that has some (workers, blosc slabs).
+    const hints = hinted ? (await loadDecodeHints()).checkedHints(this, options) : {};
     for (let k = this.bytesToBytes.length - 1; k >= 0; k--) {
       const expectedSize = this.sizes[k];
       const codec = this.bytesToBytes[k];
@@ -277,8 +272,7 @@ export class CodecPipeline {
         maxSize: expectedSize ?? this.maxDecodedBytes,
       };
       // Only the last decoder's output is the chunk's bytes, which the hints speak of.
-      if (k === 0 && ranges !== undefined) decodeOptions.ranges = ranges;
-      if (k === 0 && into !== undefined) decodeOptions.into = into;
+      if (k === 0) Object.assign(decodeOptions, hints);
       bytes = await naming(codec, () => codec.decode(input, decodeOptions));
       if (expectedSize !== undefined && bytes.length !== expectedSize) {
         throw new DecodeError(
@@ -287,7 +281,8 @@ export class CodecPipeline {
         );
       }
     }
-    if (into !== undefined && !sameBytes(bytes, into) && bytes.length === into.length) {
+    const { into } = hints;
+    if (into !== undefined && into.length === bytes.length && !sameBytes(bytes, into)) {
       into.set(bytes);
       bytes = into;
     }
@@ -305,18 +300,9 @@ export class CodecPipeline {
     return chunk;
   }
 
-  /** Element ranges as byte ranges of the decoded chunk. @throws CodecError outside the chunk */
-  private byteRanges(elements: readonly IndexRange[]): IndexRange[] {
-    const n = product(this.spec.shape);
-    const size = this.spec.dataType.itemSize;
-    return elements.map(([begin, end]) => {
-      if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end > n) {
-        throw new CodecError(
-          `Element range [${begin}, ${end}) is not inside the ${n} elements of a [${this.spec.shape}] chunk`,
-        );
-      }
-      return [begin * size, end * size];
-    });
+  /** The decoded sizes after each bytes-to-bytes codec, when known ([0]: the chunk's bytes). */
+  get decodedSizes(): readonly (number | undefined)[] {
+    return this.sizes;
   }
 
   private log(action: string, shape: readonly number[], bytes: number, start: number): void {
@@ -327,6 +313,14 @@ export class CodecPipeline {
       { action, shape: [...shape], bytes, codecs: names, ms },
     );
   }
+}
+
+let decodeHints: Promise<typeof import("./decode-hints.js")> | undefined;
+
+/** The checks of decode hints, loaded once, with the first decode that has some. */
+function loadDecodeHints(): Promise<typeof import("./decode-hints.js")> {
+  decodeHints ??= import("./decode-hints.js");
+  return decodeHints;
 }
 
 /** Whether two byte arrays are the same bytes of the same buffer. */

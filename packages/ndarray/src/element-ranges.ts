@@ -60,7 +60,7 @@ export function mergeIndexRanges(
   return merged;
 }
 
-/** Appends one region's runs (or, past `limit` runs, its covering range) to `out`. */
+/** Appends one region's runs (or, past twice `limit` runs, its covering range) to `out`. */
 function appendRegion(
   shape: readonly number[],
   region: StridedRegion,
@@ -103,7 +103,9 @@ function appendRegion(
   const run = unitStep ? count[k] * inner : inner;
   let runs = unitStep ? 1 : count[k];
   for (let a = 0; a < k; a++) runs *= count[a];
-  if (runs > limit) {
+  // Neighbouring runs may merge, at most two into one (a strided axis's last run with the next
+  // row's first): past twice the limit they cannot fit it.
+  if (runs > 2 * limit) {
     let begin = 0;
     let end = 1;
     for (let a = 0; a < ndim; a++) {

@@ -94,7 +94,10 @@ export function copyStrided(
   );
 }
 
-/** Contiguous runs between TypedArrays: `set` of a `subarray` per run, loops unrolled for up to two outer axes. */
+/**
+ * Contiguous runs between TypedArrays: short runs word by word, longer ones with `set` of a
+ * `subarray` per run (whose cost per call is then small against the copy).
+ */
 function copyRuns(
   src: Uint8Array,
   srcOffset: number,
@@ -113,27 +116,6 @@ function copyRuns(
   }
   if (axes.length === 1) {
     dst.set(src.subarray(srcOffset * lanes, srcOffset * lanes + run), dstOffset * lanes);
-    return;
-  }
-  if (axes.length === 2) {
-    const [a] = axes;
-    for (
-      let i = 0, s = srcOffset * lanes, d = dstOffset * lanes;
-      i < a.n;
-      i++, s += a.s * lanes, d += a.d * lanes
-    ) {
-      dst.set(src.subarray(s, s + run), d);
-    }
-    return;
-  }
-  if (axes.length === 3) {
-    const [a, b] = axes;
-    for (let i = 0; i < a.n; i++) {
-      let s = (srcOffset + i * a.s) * lanes;
-      let d = (dstOffset + i * a.d) * lanes;
-      for (let j = 0; j < b.n; j++, s += b.s * lanes, d += b.d * lanes)
-        dst.set(src.subarray(s, s + run), d);
-    }
     return;
   }
   forEachOuter(axes.slice(0, -1), srcOffset, dstOffset, (s, d) =>
@@ -157,14 +139,16 @@ interface WordViews {
 
 /**
  * Views of the widest integer words both containers' memory aligns to (so floats move as bits,
- * never through a JavaScript number); undefined when their slots differ in size.
+ * never through a JavaScript number); undefined when their element types differ.
  */
 function wordViews(
   src: TypedArray | Uint8Array,
   dst: TypedArray | Uint8Array,
 ): WordViews | undefined {
   const size = src.BYTES_PER_ELEMENT;
-  if (size !== dst.BYTES_PER_ELEMENT) return undefined;
+  // Containers of different element types convert values (`set` does); only one type's bits move.
+  const related = src instanceof dst.constructor || dst instanceof src.constructor;
+  if (!related || size !== dst.BYTES_PER_ELEMENT) return undefined;
   const aligned = (w: number) =>
     size % w === 0 && src.byteOffset % w === 0 && dst.byteOffset % w === 0;
   const View = aligned(4) ? Int32Array : aligned(2) ? Uint16Array : Uint8Array;

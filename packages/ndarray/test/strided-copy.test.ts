@@ -133,6 +133,18 @@ describe("copyStrided", () => {
     );
   });
 
+  it("converts values between TypedArrays of different types of one size, as `set` does", () => {
+    // Short rows (word copies for one type) of a 2-d block: float32 into int32 converts.
+    const src = Float32Array.from({ length: 12 }, (_, i) => i + 0.5);
+    const dst = new Int32Array(12);
+    copyStrided(
+      { data: src, offset: 0, stride: [4, 1] },
+      { data: dst, offset: 0, stride: [4, 1] },
+      [3, 3],
+    );
+    expect(Array.from(dst)).toEqual([0, 1, 2, 0, 4, 5, 6, 0, 8, 9, 10, 0]);
+  });
+
   it("copies between containers of different classes element by element", () => {
     const src = Int16Array.of(1, -2, 3, -4, 5, -6);
     const dst: unknown[] = new Array(6).fill(0);
