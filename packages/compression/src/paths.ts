@@ -1,7 +1,7 @@
 /**
- * Which implementations of the algorithms may run in this thread: native code (node:zlib, or
- * an optional native package where one is installed), SIMD WebAssembly, or plain JavaScript and
- * scalar WebAssembly, which are always there. Every path gives the same bytes; the switch is for
+ * Which implementations of the algorithms may run in this thread: native code (node:zlib's
+ * zstd, from Node 22.15), SIMD WebAssembly (shuffle, bitshuffle, LZ4 and whole blosc frames), or
+ * plain JavaScript and scalar WebAssembly, which are always there. Every path gives the same bytes; the switch is for
  * tests that check exactly that, and for users who must rule a path out (a platform whose SIMD
  * or native build misbehaves). The setting is per thread: a worker keeps the default.
  * @packageDocumentation
