@@ -204,23 +204,15 @@ export class WorkerPool implements ChunkDecodePool {
     options: PoolDecodeOptions,
     place?: PlaceRequest,
   ): Promise<Chunk | undefined> {
-    options.signal?.throwIfAborted();
-    if (this.closed) throw new WorkerPoolClosedError("The codec worker pool is closed");
-    const decodedBytes = product(spec.shape) * spec.dataType.itemSize;
-    if (decodedBytes < this.inlineBelow || !decodableInWorker(spec) || this.callerShouldHelp()) {
-      this.inline++;
+    if (this.staysInline(spec, options, decodableInWorker(spec))) {
       if (options.inline) return options.inline(bytes);
       return inlinePipeline(codecs, spec, options.zarrFormat).decode(bytes);
     }
     // Only await when the queue is full: a decode with room is queued (and abortable) at once.
     if (this.queue.length >= this.maxQueued) await this.waitForRoom(options.signal);
-    // Bytes someone else still holds are copied; only the caller's own buffer moves. Bytes in
-    // shared memory are shared (the caller keeps them unchanged until the decode settles).
-    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    const own = options.transfer === true && whole && bytes.buffer instanceof ArrayBuffer;
     const request: DecodeRequest = {
       id: this.nextId++,
-      bytes: own || isShared(bytes) ? bytes : bytes.slice(),
+      bytes: movable(bytes, options.transfer),
       codecs: [...codecs],
       spec: specToMessage(spec),
       zarrFormat: options.zarrFormat,
@@ -242,21 +234,14 @@ export class WorkerPool implements ChunkDecodePool {
     spec: ChunkSpec,
     options: PoolDecodeOptions,
   ): Promise<Uint8Array> {
-    options.signal?.throwIfAborted();
-    if (this.closed) throw new WorkerPoolClosedError("The codec worker pool is closed");
-    const decodedBytes = product(spec.shape) * spec.dataType.itemSize;
     const data = chunk.data;
-    if (decodedBytes < this.inlineBelow || !isTypedArray(data) || this.callerShouldHelp()) {
-      this.inline++;
+    if (this.staysInline(spec, options, isTypedArray(data)))
       return inlinePipeline(codecs, spec, options.zarrFormat).encode(chunk);
-    }
     if (this.queue.length >= this.maxQueued) await this.waitForRoom(options.signal);
-    const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
-    const own = options.transfer === true && whole && data.buffer instanceof ArrayBuffer;
     const request: EncodeRequest = {
       id: this.nextId++,
       encode: true,
-      data: own ? data : data.slice(),
+      data: movable(data as TypedArray, options.transfer),
       shape: [...chunk.shape],
       stride: [...chunk.stride],
       codecs: [...codecs],
@@ -264,6 +249,20 @@ export class WorkerPool implements ChunkDecodePool {
       zarrFormat: options.zarrFormat,
     };
     return (await this.enqueue(request, spec, options.signal)) as Uint8Array;
+  }
+
+  /**
+   * Whether a chunk of `spec` is decoded or encoded on the calling thread (counted as such):
+   * it is small, cannot cross to a worker, or the caller helps a busy pool.
+   * @throws the signal's reason when aborted; WorkerPoolClosedError when the pool is closed
+   */
+  private staysInline(spec: ChunkSpec, options: PoolDecodeOptions, crosses: boolean): boolean {
+    options.signal?.throwIfAborted();
+    if (this.closed) throw new WorkerPoolClosedError("The codec worker pool is closed");
+    const decodedBytes = product(spec.shape) * spec.dataType.itemSize;
+    if (decodedBytes >= this.inlineBelow && crosses && !this.callerShouldHelp()) return false;
+    this.inline++;
+    return true;
   }
 
   /** Queues a request for the next free worker. */
@@ -501,6 +500,17 @@ function rewrap(data: ArrayBufferView, spec: ChunkSpec): TypedArray {
   ) => TypedArray;
   if (data instanceof Container) return data as TypedArray;
   return new Container(data.buffer, data.byteOffset, data.byteLength / sample.BYTES_PER_ELEMENT);
+}
+
+/**
+ * What of a view goes into a message: the view itself when its buffer may move (the caller's own,
+ * whole, `transfer` set) or lies in shared memory (shared, and left unchanged by the caller
+ * until the worker answers); else a copy, since someone else still holds it.
+ */
+function movable<T extends ArrayBufferView & { slice(): T }>(view: T, transfer?: boolean): T {
+  const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+  const own = transfer === true && whole && view.buffer instanceof ArrayBuffer;
+  return own || isShared(view) ? view : view.slice();
 }
 
 /** Whether a view lies in a SharedArrayBuffer (which a message shares instead of copying). */
