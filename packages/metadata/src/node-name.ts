@@ -3,7 +3,7 @@ import { MetadataError } from "./errors.js";
 
 /**
  * Checks a node name (one path segment) as the spec restricts them: not empty, no `/`, not
- * only dots, not starting with `__` (reserved).
+ * only dots, not starting with `__` (reserved), not `zarr.json` (the metadata document's key).
  * @throws MetadataError describing the rule broken
  */
 export function validateNodeName(name: string): string {
@@ -17,6 +17,10 @@ export function validateNodeName(name: string): string {
   if (name.startsWith("__"))
     throw new MetadataError(
       `Invalid node name ${formatValue(name)}: names starting with '__' are reserved`,
+    );
+  if (name === "zarr.json")
+    throw new MetadataError(
+      `Invalid node name ${formatValue(name)}: it is the key of a node's metadata document`,
     );
   return name;
 }

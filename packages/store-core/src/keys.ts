@@ -53,7 +53,10 @@ export const MAX_NODE_PATH_DEPTH = 100;
 /**
  * Normalises a node path as users write it (`"/a/b/"`, `"a/b"`, `""`, `"/"`) to the store form
  * without leading or trailing slashes (`"a/b"`, `""` for the root), validating each segment.
- * @throws InvalidKeyError for an invalid segment, or more than {@link MAX_NODE_PATH_DEPTH} levels
+ * No segment may be `zarr.json` (a rule of the Zarr v3 core spec): a node of that name would
+ * have its key prefix collide with its parent's metadata document.
+ * @throws InvalidKeyError for an invalid segment, a `zarr.json` segment, or more than
+ *   {@link MAX_NODE_PATH_DEPTH} levels
  */
 export function normalizePath(path: string | undefined): string {
   if (path === undefined) return "";
@@ -70,6 +73,12 @@ export function normalizePath(path: string | undefined): string {
     throw new InvalidKeyError(
       `${key.slice(0, 40)}...`,
       `a node path may have at most ${MAX_NODE_PATH_DEPTH} levels; this one has ${depth}`,
+    );
+  }
+  if (key.split("/").includes("zarr.json")) {
+    throw new InvalidKeyError(
+      key,
+      "no node may be named 'zarr.json' (the metadata document's key)",
     );
   }
   return key;
