@@ -63,6 +63,7 @@ const REGISTERED = {
   S3ConfigError: true,
   ScaleOffsetError: true,
   SelectionError: true,
+  ShapeMismatchError: true,
   StoreError: true,
   TooManyConflictsError: true,
   UnknownCodecError: true,

@@ -8,6 +8,7 @@ declare module "@z/errors" {
     ContainsGroupError: ContainsGroupError;
     MixedFormatsError: MixedFormatsError;
     ValueShapeError: ValueShapeError;
+    ShapeMismatchError: ShapeMismatchError;
     DataTypeMismatchError: DataTypeMismatchError;
   }
 }
@@ -99,4 +100,32 @@ export class ValueShapeError extends NodeError {
   static {
     nameErrorClass(ValueShapeError, "ValueShapeError");
   }
+}
+
+/**
+ * An existing array has another shape than asked for (`group.requireArray`).
+ * @category Errors
+ */
+export class ShapeMismatchError extends NodeError {
+  static {
+    nameErrorClass(ShapeMismatchError, "ShapeMismatchError");
+  }
+  /** The array's path. */
+  declare readonly path: string;
+  constructor(
+    path: string,
+    /** The shape asked for. */
+    readonly expected: readonly number[],
+    /** The array's shape. */
+    readonly actual: readonly number[],
+  ) {
+    super(
+      `The array at ${JSON.stringify(`/${path}`)} has shape ${formatShape(actual)}, not ${formatShape(expected)} as asked`,
+      { path },
+    );
+  }
+}
+
+function formatShape(shape: readonly number[]): string {
+  return `[${Array.from(shape).join(", ")}]`;
 }

@@ -80,6 +80,7 @@ export {
   type Scalar,
   type SelectionOptions,
   type SetValue,
+  ShapeMismatchError,
   sameStoredLayout,
   type TreeOptions,
   treeLines,

@@ -338,3 +338,24 @@ describe("consolidated metadata through the h5 layer", () => {
     });
   }
 });
+
+describe("walks and counts through the Zarr group underneath", () => {
+  it("visit goes on past null as h5py does past None, and stops at a value; len and has", async () => {
+    const { f, g } = await sampleFile();
+    await f.createGroup("a/b");
+    const seen: string[] = [];
+    const stopped = await f.visit((name) => {
+      seen.push(name);
+      return name === "a/b" ? name.length : null;
+    });
+    expect(stopped).toBe(3);
+    expect(seen).toEqual(["a", "a/b"]);
+    const all: string[] = [];
+    expect(await f.visit((name) => void all.push(name))).toBeUndefined();
+    expect(all).toEqual(["a", "a/b", "g", "g/d"]);
+    expect(await f.len()).toBe(2);
+    expect(await g.len()).toBe(1);
+    expect(await g.has("/a/b")).toBe(true);
+    expect(await g.has("b")).toBe(false);
+  });
+});

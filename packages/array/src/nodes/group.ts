@@ -19,6 +19,7 @@ import type { ConsolidatedMetadata } from "../consolidated/consolidated-model.js
 import { holderPathOf, withHierarchyChange } from "../consolidated/update-consolidated.js";
 import type { ArrayOptions } from "../create/array-metadata-builder.js";
 import type { ContainerOf } from "../create/container-types.js";
+import { ContainsArrayError, ContainsGroupError } from "../errors.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "../io/concurrency.js";
 import { loadWritePath } from "../lazy-features.js";
 import type { GroupOptions } from "../write/create-nodes.js";
@@ -26,6 +27,7 @@ import { type NodeSpec, type WrittenNodes, writeNodes } from "../write/write-nod
 import { ZarrArray } from "./array.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeMetadata } from "./node-documents.js";
+import { checkRequiredArray } from "./required-array.js";
 import { renderTree, type TreeOptions } from "./tree.js";
 import { UnreadableNode } from "./unreadable-node.js";
 
@@ -203,6 +205,175 @@ export class ZarrGroup {
     return (await this.members(options)).filter(
       (entry): entry is [string, ZarrGroup] => entry[1] instanceof ZarrGroup,
     );
+  }
+
+  /**
+   * The number of direct children (arrays and groups), as {@link ZarrGroup.childNames} lists
+   * them (zarr-python's `nmembers()` and `len(group)`).
+   * @example
+   * ```ts
+   * const root = await createGroup(new Map());
+   * await root.createGroup("raw");
+   * await root.size(); // 1
+   * ```
+   * @throws UnsupportedOperationError when the children cannot be listed
+   */
+  async size(options: { signal?: AbortSignal } = {}): Promise<number> {
+    return (await this.childNames(options)).length;
+  }
+
+  /**
+   * Whether a node exists at a relative path (`"a"`, `"a/b"`; `""` is the group itself),
+   * zarr-python's `name in group`. Only the node's metadata is looked up, as `get` does, so
+   * a store that cannot list keys answers too.
+   * @example
+   * ```ts
+   * if (!(await group.has("raw/temperature"))) await group.createArray("raw/temperature", options);
+   * ```
+   * @throws the error of a node whose metadata cannot be read or parsed (it exists, but what
+   *   it is cannot be told)
+   */
+  async has(name: string, options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    return (await this.getOrUndefined(name, options.signal)) !== undefined;
+  }
+
+  /**
+   * The direct children, in name order, each opened as it is reached (zarr-python's
+   * `async for name, node in group.members()`). Unlike {@link ZarrGroup.members}, a child
+   * that cannot be opened ends the iteration with its error, since there is no node to yield.
+   * @example
+   * ```ts
+   * for await (const [name, node] of group) {
+   *   console.log(name, node instanceof ZarrArray ? node.shape : "group");
+   * }
+   * ```
+   * @throws UnsupportedOperationError when the children cannot be listed
+   */
+  async *[Symbol.asyncIterator](): AsyncIterator<[string, ZarrArray | ZarrGroup]> {
+    for (const name of await this.childNames()) yield [name, await this.get(name)];
+  }
+
+  /**
+   * Walks the hierarchy below this group depth-first: each node, then what is below it,
+   * siblings in name order, with its path relative to this group. Stops at the first value
+   * other than undefined that `callback` returns and returns it (h5py's `visititems`, and
+   * `visit` with the node ignored; zarr-python's `members(max_depth=None)` as a walk).
+   * @example
+   * ```ts
+   * // Every array below, with its path.
+   * await group.visit((path, node) => { if (node instanceof ZarrArray) console.log(path); });
+   * // The first array named "temperature" anywhere below.
+   * const found = await group.visit((path, node) =>
+   *   node instanceof ZarrArray && node.name === "temperature" ? node : undefined,
+   * );
+   * ```
+   * @throws the error of a child that cannot be opened; UnsupportedOperationError when a
+   *   group's children cannot be listed
+   */
+  async visit<T>(
+    callback: (path: string, node: ZarrArray | ZarrGroup) => T | undefined | Promise<T | undefined>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<T | undefined> {
+    const walk = async (group: ZarrGroup, base: string): Promise<T | undefined> => {
+      for (const name of await group.childNames(options)) {
+        throwIfAborted(options.signal);
+        const node = await group.get(name, options);
+        const path = base === "" ? name : `${base}/${name}`;
+        const result = await callback(path, node);
+        if (result !== undefined) return result;
+        if (node instanceof ZarrGroup) {
+          const below = await walk(node, path);
+          if (below !== undefined) return below;
+        }
+      }
+      return undefined;
+    };
+    return walk(this, "");
+  }
+
+  /**
+   * Opens the group at a relative path, or creates it (with missing groups on the way) when
+   * there is no node there (zarr-python's `require_group`). `options` apply only when it is
+   * created.
+   * @example
+   * ```ts
+   * const raw = await root.requireGroup("raw"); // created the first time, opened after
+   * ```
+   * @throws ContainsArrayError when an array is there
+   */
+  async requireGroup(name: string, options: Omit<GroupOptions, "path"> = {}): Promise<ZarrGroup> {
+    const group = (node: ZarrArray | ZarrGroup): ZarrGroup => {
+      if (node instanceof ZarrArray) throw new ContainsArrayError(node.path, "expected a group");
+      return node;
+    };
+    return this.requireNode(name, options.signal, group, () => this.createGroup(name, options));
+  }
+
+  /**
+   * Opens the array at a relative path after checking its shape and data type against
+   * `options`, or creates it from `options` when there is no node there (zarr-python's
+   * `require_array`). The other options apply only when it is created.
+   * @example
+   * ```ts
+   * const temps = await group.requireArray("temperature", { shape: [365], dtype: "float32" });
+   * ```
+   * @throws ContainsGroupError when a group is there; ShapeMismatchError or
+   *   DataTypeMismatchError when the array there has another shape or data type
+   */
+  async requireArray<D extends string>(
+    name: string,
+    options: ArrayOptions & { signal?: AbortSignal; dtype: D },
+  ): Promise<ZarrArray<ContainerOf<D>>>;
+  async requireArray(
+    name: string,
+    options: ArrayOptions & { signal?: AbortSignal },
+  ): Promise<ZarrArray>;
+  async requireArray(
+    name: string,
+    options: ArrayOptions & { signal?: AbortSignal },
+  ): Promise<ZarrArray> {
+    const array = (node: ZarrArray | ZarrGroup): ZarrArray => {
+      if (node instanceof ZarrGroup) throw new ContainsGroupError(node.path, "expected an array");
+      checkRequiredArray(node, options);
+      return node;
+    };
+    return this.requireNode(name, options.signal, array, () => this.createArray(name, options));
+  }
+
+  /**
+   * The node at `name` checked by `accept`, or the one `create` makes. When creating fails
+   * because another writer made a node there meanwhile, that node is checked instead.
+   */
+  private async requireNode<N>(
+    name: string,
+    signal: AbortSignal | undefined,
+    accept: (node: ZarrArray | ZarrGroup) => N,
+    create: () => Promise<N>,
+  ): Promise<N> {
+    const found = await this.getOrUndefined(name, signal);
+    if (found) return accept(found);
+    try {
+      return await create();
+    } catch (error) {
+      if (!(error instanceof ContainsArrayError || error instanceof ContainsGroupError))
+        throw error;
+      const made = await this.getOrUndefined(name, signal);
+      if (!made) throw error;
+      return accept(made);
+    }
+  }
+
+  /** The node at a relative path, or undefined when there is none. */
+  private async getOrUndefined(
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<ZarrArray | ZarrGroup | undefined> {
+    try {
+      return await this.get(name, { signal });
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
   }
 
   /**

@@ -198,15 +198,20 @@ export class Group implements AsyncIterable<string> {
     return name.startsWith("/") ? rel : joinKey(this.path, rel);
   }
 
-  /** Opens the node at a store path, or undefined. */
-  private async lookup(path: string): Promise<H5Node | undefined> {
+  /** The Zarr group to reach a store path from, and the path relative to it. */
+  private anchor(path: string): { from: ZarrGroup; rel: string } {
     this.file.assertOpen();
     // Through this group when the path is below it (its consolidated metadata may list it).
     const from =
       path === this.path || this.path === "" || path.startsWith(`${this.path}/`)
         ? this.inner
         : this.file.zarrGroup;
-    const rel = from.path === "" ? path : path.slice(from.path.length + 1);
+    return { from, rel: from.path === "" ? path : path.slice(from.path.length + 1) };
+  }
+
+  /** Opens the node at a store path, or undefined. */
+  private async lookup(path: string): Promise<H5Node | undefined> {
+    const { from, rel } = this.anchor(path);
     try {
       return this.file.wrap(await from.get(rel));
     } catch (error) {
@@ -236,7 +241,8 @@ export class Group implements AsyncIterable<string> {
 
   /** Whether an object exists at `name` (`name in group`). */
   async has(name: string): Promise<boolean> {
-    return (await this.lookup(this.resolve(name))) !== undefined;
+    const { from, rel } = this.anchor(this.resolve(name));
+    return from.has(rel);
   }
 
   /** The member names, sorted (h5py's default order). */
@@ -262,7 +268,8 @@ export class Group implements AsyncIterable<string> {
 
   /** The number of members (`len(group)`). */
   async len(): Promise<number> {
-    return (await this.keys()).length;
+    this.file.assertOpen();
+    return this.inner.size();
   }
 
   /** The member names (`for name in group`). */
@@ -453,19 +460,11 @@ export class Group implements AsyncIterable<string> {
 
   /** Like {@link Group.visit}, with the object too (h5py's `visititems`). */
   async visititems<T>(fn: (name: string, node: H5Node) => T | Promise<T>): Promise<T | undefined> {
-    const walk = async (group: Group, base: string): Promise<T | undefined> => {
-      for (const [name, node] of await group.items()) {
-        const rel = base === "" ? name : `${base}/${name}`;
-        const result = await fn(rel, node);
-        if (result !== undefined && result !== null) return result;
-        if (node instanceof Group) {
-          const inner = await walk(node, rel);
-          if (inner !== undefined) return inner;
-        }
-      }
-      return undefined;
-    };
-    return walk(this, "");
+    this.file.assertOpen();
+    // h5py stops at any value other than None, so null goes on as undefined does.
+    return this.inner.visit(
+      async (path, node) => (await fn(path, this.file.wrap(node))) ?? undefined,
+    );
   }
 
   private async existing(path: string): Promise<"array" | "group" | undefined> {
