@@ -16,7 +16,6 @@ import { ChunkStore } from "./chunk-store.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "./concurrency.js";
 import type { PartialReads } from "./partial-reads.js";
 import { PipelineRunner } from "./pipeline-runner.js";
-import { ReadBuffers } from "./read-buffers.js";
 
 /**
  * Decodes the chunks of a group and hands them to `use`, in the order of its items; or has a
@@ -170,27 +169,32 @@ export class ArrayChunks implements ChunkAccess {
     if (initial === undefined)
       return async (group, use) =>
         use([(await this.readChunk(group.coords, withElements(group)))?.chunk]);
-    const buffers = new ReadBuffers(this.stored, initial);
-    return (group, use) =>
-      buffers.read(group.coords, options.signal, async (bytes, reused) => {
-        if (bytes === undefined) return use([undefined]);
-        const { coords } = group;
+    let size = initial;
+    const free: Uint8Array[] = [];
+    return async (group, use) => {
+      const { coords } = group;
+      let buffer = free.pop();
+      if (buffer === undefined || buffer.length < size) buffer = new Uint8Array(size);
+      try {
+        const read = await this.stored.getInto(coords, buffer, options);
+        if (typeof read === "number") {
+          size = Math.max(size, read);
+          use([(await this.readChunk(coords, withElements(group)))?.chunk]);
+          return;
+        }
+        let chunk: Chunk | undefined;
         try {
-          // Bytes in a reused buffer decode here; others as any whole chunk (maybe a worker).
-          const chunk = reused
-            ? await this.runner.pipelineFor(coords).decode(bytes, elementsHint(elementsOf(group)))
-            : (
-                await this.runner.decode(coords, bytes, {
-                  ...withElements(group),
-                  fresh: this.stored.freshReads,
-                  again: () => this.stored.get(coords, options),
-                })
-              ).chunk;
-          use([chunk]);
+          const elements = elementsOf(group);
+          const pipeline = this.runner.pipelineFor(coords);
+          chunk = read && (await pipeline.decode(read, elements ? { elements } : {}));
         } catch (error) {
           throw located(error, this.stored.key(coords));
         }
-      });
+        use([chunk]);
+      } finally {
+        free.push(buffer);
+      }
+    };
   }
 
   async writeParts(
@@ -202,11 +206,6 @@ export class ArrayChunks implements ChunkAccess {
     const { writeGroups } = await loadWritePath();
     await writeGroups(this, this.groups(parts), source, options, done);
   }
-}
-
-/** The decode options of an element hint (none without one). */
-function elementsHint(elements: IndexRange[] | undefined): { elements?: IndexRange[] } {
-  return elements ? { elements } : {};
 }
 
 /** An error located at a chunk's key. */

@@ -8,7 +8,6 @@ import { type Chunk, type ChunkRegion, isTypedArray, type TypedArray } from "@z/
 import { type ArrayChunks, type GroupReader, located } from "./array-chunks.js";
 import type { AccessOptions } from "./chunk-access.js";
 import type { PipelineRunner, WholeDecodeOptions } from "./pipeline-runner.js";
-import { ReadBuffers } from "./read-buffers.js";
 
 /**
  * Reads groups of one whole chunk each into a result in shared memory: a worker decodes each
@@ -24,13 +23,17 @@ export function placingReader(
   into: { out: TypedArray; lanes: number },
 ): GroupReader {
   const { signal } = options;
-  const size = chunks.stored.readsInto
+  let size = chunks.stored.readsInto
     ? chunks.runner.reusableBufferSize({ workers: false })
     : undefined;
-  const buffers =
-    size === undefined
-      ? undefined
-      : new ReadBuffers(chunks.stored, size, (n) => new Uint8Array(new SharedArrayBuffer(n)));
+  const free: Uint8Array[] = [];
+  const fetch = async (coords: number[], buffer: Uint8Array | undefined) => {
+    if (buffer === undefined || size === undefined) return chunks.stored.get(coords, { signal });
+    const read = await chunks.stored.getInto(coords, buffer, { signal });
+    if (typeof read !== "number") return read;
+    size = Math.max(size, read); // larger than the buffers: read the usual way, grow them
+    return chunks.stored.get(coords, { signal });
+  };
   return async (group, use, placed) => {
     const { coords } = group;
     const regions: ChunkRegion[] = [];
@@ -42,13 +45,17 @@ export function placingReader(
       }
       regions.push(region);
     }
-    const place = async (bytes: Uint8Array | undefined, reused: boolean) => {
+    let buffer = size === undefined ? undefined : free.pop();
+    if (size !== undefined && (buffer === undefined || buffer.length < size))
+      buffer = new Uint8Array(new SharedArrayBuffer(size));
+    try {
+      const bytes = await fetch(coords, buffer);
       if (bytes === undefined) {
         use(group.items.map(() => undefined));
         return;
       }
       // Bytes read into a shared buffer are shared with the worker, never taken by it.
-      const fresh = !reused && chunks.stored.freshReads;
+      const fresh = bytes.buffer !== buffer?.buffer && chunks.stored.freshReads;
       let chunk: Chunk | undefined;
       try {
         chunk = await placeChunk(
@@ -63,9 +70,9 @@ export function placingReader(
       }
       if (chunk === undefined) placed();
       else use(group.items.map(() => chunk));
-    };
-    if (buffers) return buffers.read(coords, signal, place);
-    return place(await chunks.stored.get(coords, { signal }), false);
+    } finally {
+      if (buffer !== undefined) free.push(buffer);
+    }
   };
 }
 
