@@ -1,7 +1,8 @@
 // zstd on every path this Node has (node:zlib's libzstd from Node 22.15, and libzstd compiled to
 // WebAssembly, which `useCompressionPaths({ native: false })` forces): round trips, checksums,
 // and bounded decoding of declared, undeclared and hostile sizes; then both paths side by side,
-// which must give the same bytes and reject the same data.
+// which must give the same bytes and reject the same truncated and wrongly sized data (a changed
+// byte may be caught by one libzstd release and not the other when the frame has no checksum).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DecompressionError } from "../src/errors.js";
@@ -166,7 +167,18 @@ describe.runIf(hasNative)("zstd: the native and WebAssembly paths agree", () => 
           const options = { maxSize: n + 16, expectedSize };
           const native = await onPath(true, () => outcome(() => zstdDecompress(input, options)));
           const wasm = await onPath(false, () => outcome(() => zstdDecompress(input, options)));
-          expect(native).toEqual(wasm);
+          if (change.kind === "flip") {
+            // Node's libzstd and the WebAssembly one are different releases, and a changed byte
+            // in a block without a checksum can make one of them fail and the other return other
+            // bytes of the right size. What both must do: fail, or give exactly n bytes; and with
+            // a checksum, bytes only when they are the original ones.
+            const original = Buffer.from(data).toString("hex");
+            for (const got of [native, wasm]) {
+              if ("error" in got) continue;
+              expect(got.bytes.length).toBe(2 * n);
+              if (checksum) expect(got.bytes).toBe(original);
+            }
+          } else expect(native).toEqual(wasm);
           if (change.kind === "intact" && expectedSize === n)
             expect(native).toEqual({ bytes: Buffer.from(data).toString("hex") });
         },

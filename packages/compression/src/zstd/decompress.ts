@@ -17,7 +17,10 @@ export interface ZstdDecompressOptions {
  * Decompresses zstd data (every frame; skippable frames are skipped) into at most `maxSize`
  * bytes: node:zlib's native libzstd on libuv's thread pool where Node has it and the native path
  * is allowed (see `useCompressionPaths`), else zstddec (libzstd's decoder compiled to
- * WebAssembly, loaded on first use). Both give the same bytes and reject the same data.
+ * WebAssembly, loaded on first use). Both give the same bytes and reject the same truncated or
+ * wrongly sized data. They are different libzstd releases, so a corrupted block in a frame without
+ * a checksum may fail on one and decode to other bytes of the right size on the other; the
+ * frame checksum is what catches corruption.
  *
  * It first walks the frame and block headers: a declared content size beyond the bound fails
  * at once, and truncated or malformed frames never reach libzstd. A frame that does not declare
