@@ -7,6 +7,7 @@
 
 export * from "./consolidated/consolidate-metadata.js";
 export * from "./consolidated/consolidated-model.js";
+export * from "./consolidated/open-consolidated.js";
 export * from "./copy/copy-check.js";
 export * from "./copy/copy-elements.js";
 export * from "./copy/copy-node.js";

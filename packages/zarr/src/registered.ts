@@ -19,6 +19,7 @@ import {
   onesLike as array_onesLike,
   open as array_open,
   openArray as array_openArray,
+  openConsolidated as array_openConsolidated,
   openGroup as array_openGroup,
   zeros as array_zeros,
   zerosLike as array_zerosLike,
@@ -31,6 +32,8 @@ export const open: typeof array_open = array_open;
 export const openArray: typeof array_openArray = array_openArray;
 /** Opens the group at a path; see `openGroup` of @z/array. @category Open and create */
 export const openGroup: typeof array_openGroup = array_openGroup;
+/** Opens a group through its consolidated metadata; see `openConsolidated` of @z/array. @category Open and create */
+export const openConsolidated: typeof array_openConsolidated = array_openConsolidated;
 /** Creates an array; see `createArray` of @z/array. @category Open and create */
 export const createArray: typeof array_createArray = array_createArray;
 /** Creates a group; see `createGroup` of @z/array. @category Open and create */

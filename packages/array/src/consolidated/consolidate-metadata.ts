@@ -13,13 +13,12 @@ import {
   normalizePath,
   prefixOf,
   type StoreLike,
-  toStore,
   UnsupportedOperationError,
 } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "../io/concurrency.js";
 import { loadWritePath } from "../lazy-features.js";
-import { withStoreLogging } from "../logging/store-logging.js";
+import { enterStore } from "../logging/store-logging-scope.js";
 import { ZarrGroup } from "../nodes/group.js";
 import { readJson, readNodeMetadata } from "../nodes/metadata-io.js";
 import { ConsolidatedMetadata } from "./consolidated-model.js";
@@ -56,17 +55,17 @@ export interface ConsolidateOptions {
  *   node documents
  * @example
  * ```ts
- * await consolidateMetadata(new FsStore("data.zarr"));
+ * await consolidateMetadata("data.zarr"); // a location, as open() takes, or a store
  * // Opening the root now reads every node's metadata at once.
  * const root = await openGroup("data.zarr");
  * ```
  * @category Arrays and groups
  */
 export async function consolidateMetadata(
-  store: StoreLike,
+  store: StoreLike | string,
   options: ConsolidateOptions = {},
 ): Promise<ZarrGroup> {
-  const s = withStoreLogging(toStore(store));
+  const s = await enterStore(store);
   const path = normalizePath(options.path);
   if (!isWritable(s)) throw notWritableError(s, `/${path}`, "write consolidated metadata to");
   if (!isListable(s)) {
