@@ -16,6 +16,7 @@ import {
   namedConfigToJson,
   parseArrayMetadataV2,
   parseArrayMetadataV3,
+  resolveChunkKeyEncoding,
   uniformChunkShape,
   V2ChunkKeyEncoding,
 } from "@z/metadata";
@@ -90,8 +91,14 @@ export interface ArrayOptions {
   dimensionNames?: readonly (string | null)[];
   /** User attributes. */
   attributes?: JsonObject;
-  /** v3 chunk key encoding (default `{name: "default", separator: "/"}`). */
-  chunkKeyEncoding?: { name: "default" | "v2"; separator?: "/" | "." };
+  /**
+   * v3 chunk key encoding (default `{name: "default", separator: "/"}`): `default` or `v2` with
+   * a separator, or any encoding registered with `registerChunkKeyEncoding`, by name and
+   * configuration as its metadata says (`{name: "my_keys", configuration: {...}}`).
+   */
+  chunkKeyEncoding?:
+    | { name: "default" | "v2"; separator?: "/" | "." }
+    | { name: string; configuration?: JsonObject };
   /** v2 chunk key separator (default "."). */
   dimensionSeparator?: "/" | ".";
 }
@@ -172,17 +179,37 @@ function fillValueOf(
 
 function keyEncoding(options: ArrayOptions): ChunkKeyEncoding {
   const spec = options.chunkKeyEncoding ?? { name: "default" };
-  if (!isPlainObject(spec)) {
+  if (!isPlainObject(spec) || typeof spec.name !== "string") {
     throw new MetadataError(
-      `The chunkKeyEncoding option must be {name: "default" | "v2", separator?: "/" | "."}, got ${shown(spec)}`,
+      `The chunkKeyEncoding option must be {name: "default" | "v2", separator?: "/" | "."} or {name, configuration} of a registered encoding, got ${shown(spec)}`,
     );
   }
-  checkChoice(spec.name, ["default", "v2"], "chunkKeyEncoding.name");
-  if (spec.name === undefined) throw new MetadataError("The chunkKeyEncoding option needs a name");
-  checkChoice(spec.separator, ["/", "."], "chunkKeyEncoding.separator");
-  return spec.name === "v2"
-    ? new V2ChunkKeyEncoding(spec.separator ?? ".")
-    : new DefaultChunkKeyEncoding(spec.separator ?? "/");
+  if ("configuration" in spec) {
+    if ("separator" in spec)
+      throw new MetadataError(
+        "The chunkKeyEncoding option takes a separator or a configuration, not both",
+      );
+    if (spec.configuration !== undefined && !isPlainObject(spec.configuration))
+      throw new MetadataError(
+        `chunkKeyEncoding.configuration must be an object, got ${shown(spec.configuration)}`,
+      );
+    return registeredKeyEncoding(spec.name, (spec.configuration ?? {}) as JsonObject);
+  }
+  const { name, separator } = spec as { name: string; separator?: unknown };
+  if (name !== "default" && name !== "v2") return registeredKeyEncoding(name, {});
+  checkChoice(separator, ["/", "."], "chunkKeyEncoding.separator");
+  return name === "v2"
+    ? new V2ChunkKeyEncoding((separator as "/" | ".") ?? ".")
+    : new DefaultChunkKeyEncoding((separator as "/" | ".") ?? "/");
+}
+
+/** Any registered encoding, built as a reader builds it from the metadata written. */
+function registeredKeyEncoding(name: string, configuration: JsonObject): ChunkKeyEncoding {
+  try {
+    return resolveChunkKeyEncoding({ name, configuration, mustUnderstand: true });
+  } catch (error) {
+    throw locateError(error, `The chunkKeyEncoding.name option ${shown(name)}`);
+  }
 }
 
 function shardingEntry(

@@ -1,4 +1,4 @@
-import type { DataType, JsonObject, NamedConfig } from "@z/metadata";
+import { type DataType, isJsonObject, type JsonObject, type NamedConfig } from "@z/metadata";
 import { BoolArray, type Container, isTypedArray } from "@z/ndarray";
 import { ZarrArray } from "../nodes/array.js";
 import type { CreateNodeOptions } from "../write/create-nodes.js";
@@ -108,7 +108,11 @@ export function optionsLike(source: ArraySource, overrides: LikeOptions = {}): A
     }
     if (format === 3) {
       const { name, separator } = meta.chunkKeyEncoding;
-      if (name === "default" || name === "v2") base.chunkKeyEncoding = { name, separator };
+      const { configuration } = meta.chunkKeyEncoding.toJson();
+      base.chunkKeyEncoding =
+        name === "default" || name === "v2"
+          ? { name, separator }
+          : { name, configuration: isJsonObject(configuration) ? configuration : {} };
     } else {
       base.dimensionSeparator = meta.v2?.dimensionSeparator ?? ".";
     }
