@@ -1,4 +1,6 @@
 import type { OptionSpec } from "./args.js";
+import { COMPARE_OPTION_SPECS, COMPARE_SPEC } from "./compare/compare-help.js";
+import { MIGRATE_OPTION_SPECS, MIGRATE_SPEC } from "./migrate/migrate-help.js";
 
 /** One `zarr` command: how it is called, what it does, which options it takes. */
 export interface CommandSpec {
@@ -21,6 +23,8 @@ export const OPTIONS: Readonly<Record<string, OptionSpec>> = {
   compressor: { type: "string" },
   chunks: { type: "string" },
   overwrite: { type: "boolean" },
+  ...MIGRATE_OPTION_SPECS,
+  ...COMPARE_OPTION_SPECS,
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
@@ -83,6 +87,8 @@ error; with --json, standard output gets the same counts as one JSON object.
 ${LOCATION}`,
     options: ["path", "format", "compressor", "chunks", "overwrite", "json"],
   },
+  migrate: MIGRATE_SPEC,
+  compare: { ...COMPARE_SPEC, details: `${COMPARE_SPEC.details}\n${LOCATION}` },
   consolidate: {
     usage: "consolidate <location> [--path P]",
     summary: "write consolidated metadata for a hierarchy",

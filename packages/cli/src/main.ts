@@ -1,10 +1,13 @@
 import { parseCommandLine } from "./args.js";
+import { compareCommand } from "./commands/compare.js";
 import { consolidateCommand } from "./commands/consolidate.js";
 import { copyCommand } from "./commands/copy.js";
 import { COMPRESSOR_CHOICES, type CompressorChoice } from "./commands/copy-codecs.js";
 import { getCommand } from "./commands/get.js";
 import { infoCommand } from "./commands/info.js";
+import { migrateCommand } from "./commands/migrate.js";
 import { treeCommand } from "./commands/tree.js";
+import { parseCompareOptions } from "./compare/compare-options.js";
 import { describeError, type ErrorContext, UsageError } from "./errors.js";
 import { COMMANDS, commandHelp, GLOBAL_OPTIONS, OPTIONS, USAGE } from "./help.js";
 import { closeLocations } from "./location.js";
@@ -100,6 +103,18 @@ export async function main(argv: string[], output: Output = processOutput): Prom
           json,
         });
         return 0;
+      case "migrate":
+        await migrateCommand(output, positionals(args, 1, command)[0], {
+          dryRun: Boolean(flags["dry-run"]),
+          removeV2Metadata: Boolean(flags["remove-v2-metadata"]),
+          overwrite: Boolean(flags.overwrite),
+          json,
+        });
+        return 0;
+      case "compare": {
+        const [a, b] = positionals(args, 2, command);
+        return await compareCommand(output, a, b, { ...parseCompareOptions(values, flags), json });
+      }
       case "consolidate":
         await consolidateCommand(output, positionals(args, 1, command)[0], { path: values.path });
         return 0;
@@ -135,7 +150,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       return 2;
     }
     output.err(describeError(error, context));
-    return 1;
+    // compare exits 1 for "different", like cmp and diff, so its errors exit 2.
+    return context.command === "compare" ? 2 : 1;
   } finally {
     stopLogging();
     await closeLocations();
