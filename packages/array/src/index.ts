@@ -41,6 +41,8 @@ export * from "./nodes/nodes.js";
 export * from "./nodes/tree.js";
 export * from "./nodes/tree-summary.js";
 export * from "./nodes/unreadable-node.js";
+export * from "./storage/storage-transformer-error.js";
+export * from "./storage/storage-transformers.js";
 export * from "./write/create-nodes.js";
 export * from "./write/rollback-error.js";
 export type { NdValue, Scalar, SetValue } from "./write/values.js";

@@ -5,7 +5,7 @@ import { type ChunkGrid, resolveChunkGrid } from "./chunk-grid.js";
 import { type ChunkKeyEncoding, resolveChunkKeyEncoding } from "./chunk-key.js";
 import { resolveDataTypeV3 } from "./dtype/registry.js";
 import type { DataType, Endian } from "./dtype/types.js";
-import { MetadataError, UnsupportedExtensionError } from "./errors.js";
+import { MetadataError } from "./errors.js";
 import { type NamedConfig, parseNamedConfig } from "./extension.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import {
@@ -58,7 +58,11 @@ export interface ArrayMetadata {
   dimensionNames: (string | null)[] | undefined;
   /** User attributes. */
   attributes: JsonObject;
-  /** v3 storage transformers (kept only when they may be ignored). */
+  /**
+   * v3 storage transformers, as listed. The array layer applies the registered ones
+   * (`registerStorageTransformer` of @z/array) and refuses to open an array naming an unknown one
+   * that readers must understand.
+   */
   storageTransformers: NamedConfig[];
   /** Unknown top-level fields marked `must_understand: false`, kept to write back. */
   extraFields: JsonObject;
@@ -84,17 +88,7 @@ function parseStorageTransformers(json: JsonValue | undefined, where: string): N
   if (json === undefined) return [];
   if (!Array.isArray(json))
     throw new MetadataError(`${where}: "storage_transformers" must be a list`);
-  const kept: NamedConfig[] = [];
-  for (const item of json) {
-    const transformer = parseNamedConfig(item, `${where} storage transformer`);
-    if (transformer.mustUnderstand) {
-      throw new UnsupportedExtensionError(
-        `${where}: unknown storage transformer "${transformer.name}"`,
-      );
-    }
-    kept.push(transformer);
-  }
-  return kept;
+  return json.map((item, i) => parseNamedConfig(item, `${where} storage_transformers[${i}]`));
 }
 
 /**

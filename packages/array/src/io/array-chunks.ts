@@ -10,6 +10,7 @@ import {
   loadPlacement,
   loadWritePath,
 } from "../lazy-features.js";
+import { chunkStoreOf } from "../storage/storage-transformers.js";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { type ChunkGroup, groupParts } from "./chunk-groups.js";
 import { ChunkStore } from "./chunk-store.js";
@@ -60,7 +61,7 @@ export class ArrayChunks implements ChunkAccess {
     const where = `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")}`;
     const sharding = shardingOf(metadata);
     if (sharding && !grid.chunkShape) checkShardEdges(grid, sharding.chunkShape, where);
-    this.stored = new ChunkStore(store, path, metadata);
+    this.stored = new ChunkStore(chunkStoreOf(store, path, metadata), path, metadata);
     this.runner = new PipelineRunner(metadata, where);
     const { pipeline } = this.runner;
     this.subchunkShape = pipeline.supportsPartialIo ? pipeline.subchunkShape : undefined;

@@ -22,7 +22,8 @@ export function checkNewShape(shape: readonly number[], ndim: number): number[] 
 
 /** Grid coordinates of the stored chunks of an array, from a listing (or undefined when the store cannot list). */
 async function storedChunks(array: ZarrArray): Promise<number[][] | undefined> {
-  const store = array.store;
+  // The store the chunks are written through: a storage transformer's listing, when there is one.
+  const store = array.access.stored.store;
   if (!isListable(store)) return undefined;
   const prefix = prefixOf(array.path);
   const encoding = array.metadata.chunkKeyEncoding;
