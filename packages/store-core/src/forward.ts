@@ -2,21 +2,14 @@ import { isListable, isWritable, type Listable, type Readable, type Writable } f
 import { hasConditionalWrites } from "./store-conditional.js";
 
 /**
- * A store's optional `size(key)`: a value's size without reading it (HttpStore has one).
- * @inline
+ * Gives a wrapper the wrapped store's `getSize(key)` when it has one, so byte sources built on
+ * the wrapper (a zip read over HTTP) can still ask for a value's size without reading it.
  */
-export type SizeOf = (
-  key: string,
-  options?: { signal?: AbortSignal },
-) => Promise<number | undefined>;
-
-/**
- * Gives a wrapper the wrapped store's `size(key)` when it has one, so byte sources built on the
- * wrapper (a zip read over HTTP) can still ask for a value's size without reading it.
- */
-export function forwardSize(wrapper: { size?: SizeOf }, inner: Readable): void {
-  const size = (inner as { size?: SizeOf }).size;
-  if (typeof size === "function") wrapper.size = (key, options) => size.call(inner, key, options);
+export function forwardSize(wrapper: Pick<Readable, "getSize">, inner: Readable): void {
+  const getSize = inner.getSize;
+  if (typeof getSize === "function") {
+    wrapper.getSize = (key, options) => getSize.call(inner, key, options);
+  }
 }
 
 /** Gives a wrapper the wrapped store's listing methods, unchanged, when it can list. */

@@ -1,10 +1,10 @@
-import { forwardListing, forwardSize, forwardWrites, type SizeOf } from "./forward.js";
+import { forwardListing, forwardSize, forwardWrites } from "./forward.js";
 import type { GetOptions, Listable, Readable, Writable } from "./store.js";
 
 /**
  * Base of the wrapper stores that pass a store's capabilities on: it declares every optional
  * member once and, when constructed, gives the wrapper those the wrapped store has, unchanged
- * (`has`, `size`, the writes with versioned reads and conditional writes, the listing). A
+ * (`has`, `getSize`, the writes with versioned reads and conditional writes, the listing). A
  * subclass replaces the ones it changes (a cache wraps `set` to drop what it holds) and
  * overrides `get`. Keys pass through unchecked: the wrapped store checks them.
  * @example
@@ -22,8 +22,8 @@ import type { GetOptions, Listable, Readable, Writable } from "./store.js";
 export class ForwardingStore implements Readable, Partial<Writable>, Partial<Listable> {
   /** The wrapped store's `has`, when it has one. */
   declare has?: Readable["has"];
-  /** The wrapped store's `size(key)` (HttpStore has one), when it has one. */
-  declare size?: SizeOf;
+  /** The wrapped store's `getSize(key)`, when it has one. */
+  declare getSize?: Readable["getSize"];
   /** The wrapped store's versioned reads, when it has conditional writes. */
   declare getVersioned?: Readable["getVersioned"];
   /** True when the wrapped store has conditional writes, which pass through. */

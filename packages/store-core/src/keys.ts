@@ -95,3 +95,13 @@ export function joinKey(path: string, key: string): string {
 export function prefixOf(path: string): string {
   return path === "" ? "" : `${path}/`;
 }
+
+/**
+ * The listing prefix of a "folder" as zarr-python's prefix methods take it: `""` stays the
+ * root, `"a/b"` and `"a/b/"` both become `"a/b/"`, so `"a"` never matches the key `"ab"`.
+ * @throws InvalidKeyError when the prefix breaks the key rules
+ */
+export function folderPrefix(prefix = ""): string {
+  if (prefix === "") return prefix;
+  return validatePrefix(prefix.endsWith("/") ? prefix : `${prefix}/`);
+}

@@ -1,9 +1,18 @@
 import { checkRangesRead, checkRead } from "./entry-checks.js";
-import { ConflictError, throwIfAborted } from "./errors.js";
-import { validateKey, validatePrefix } from "./keys.js";
+import { ConflictError, NotFoundError, throwIfAborted } from "./errors.js";
+import { folderPrefix, validateKey, validatePrefix } from "./keys.js";
 import { groupDirListing } from "./listing.js";
+import { checkPartialWrite, spliceValue } from "./partial-write.js";
 import { type ByteRange, sliceRange } from "./range.js";
-import type { DirListing, FullStore, GetOptions, SetOptions, VersionedValue } from "./store.js";
+import type {
+  DirListing,
+  FullStore,
+  GetOptions,
+  PartialWrite,
+  SetOptions,
+  VersionedValue,
+} from "./store.js";
+import { StoreBase } from "./store-base.js";
 
 /**
  * Versions of stored values by buffer identity: every write stores a fresh copy, so a value
@@ -29,7 +38,7 @@ function versionOf(value: Uint8Array): string {
  * ```
  * @category Stores
  */
-export class MapStore implements FullStore {
+export class MapStore extends StoreBase implements FullStore {
   /** The map holding the values; shared with the caller when one was passed in. */
   readonly map: Map<string, Uint8Array>;
   /**
@@ -39,6 +48,7 @@ export class MapStore implements FullStore {
   readonly conditionalWrites = true;
 
   constructor(map: Map<string, Uint8Array> = new Map()) {
+    super();
     this.map = map;
   }
 
@@ -58,6 +68,56 @@ export class MapStore implements FullStore {
     const value = this.map.get(key);
     if (value === undefined) return undefined;
     return ranges.map((range) => sliceRange(value, range));
+  }
+
+  /** A value's length, `undefined` for a missing key. */
+  override async getSize(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<number | undefined> {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    return this.map.get(key)?.length;
+  }
+
+  /** The sum of the lengths of the values under `prefix`. */
+  override async getSizePrefix(prefix = "", options?: { signal?: AbortSignal }): Promise<number> {
+    const folder = folderPrefix(prefix);
+    throwIfAborted(options?.signal);
+    let total = 0;
+    for (const [key, value] of this.map) if (key.startsWith(folder)) total += value.length;
+    return total;
+  }
+
+  override async isEmpty(prefix = ""): Promise<boolean> {
+    const folder = folderPrefix(prefix);
+    for (const key of this.map.keys()) if (key.startsWith(folder)) return false;
+    return true;
+  }
+
+  /**
+   * Writes bytes into existing values, extending a value written past its end (the gap is
+   * zeros). Every write is checked, and every key found, before any value changes; a value
+   * changed gets a new version, as with `set`.
+   */
+  async setPartialValues(
+    writes: readonly PartialWrite[],
+    options?: { signal?: AbortSignal },
+  ): Promise<void> {
+    for (const write of writes) {
+      checkPartialWrite(write);
+      if (!this.map.has(write.key)) {
+        throw new NotFoundError(
+          write.key,
+          "value",
+          "a partial write changes an existing value; set it first",
+        );
+      }
+    }
+    throwIfAborted(options?.signal);
+    for (const { key, offset, value } of writes) {
+      this.map.set(key, spliceValue(this.map.get(key)!, offset, value));
+    }
   }
 
   async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
@@ -114,6 +174,7 @@ export class MapStore implements FullStore {
   async deletePrefix(prefix: string, options?: SetOptions): Promise<void> {
     validatePrefix(prefix);
     throwIfAborted(options?.signal);
+    if (prefix === "") return this.map.clear();
     for (const key of [...this.map.keys()]) {
       if (key.startsWith(prefix)) this.map.delete(key);
     }

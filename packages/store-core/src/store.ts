@@ -78,6 +78,47 @@ export interface Readable {
     key: string,
     options?: { signal?: AbortSignal },
   ): Promise<VersionedValue | undefined>;
+  /**
+   * A value's size in bytes, without reading it where the store can (a file's `stat`, an HTTP
+   * `HEAD`); `undefined` when the key does not exist, as `get` resolves. Callers that take any
+   * store use `getSizeOf`, which reads the value when a store has no `getSize`.
+   */
+  getSize?(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
+  /**
+   * Reads byte ranges of several keys in one call: resolves to one entry per request, in
+   * order, `undefined` where the key does not exist. Callers that take any store use
+   * `getPartialValuesOf`, which builds it from `get` / `getRanges` when a store has none.
+   */
+  getPartialValues?(
+    requests: readonly KeyRange[],
+    options?: PartialReadOptions,
+  ): Promise<(Uint8Array | undefined)[]>;
+}
+
+/** One read of {@link Readable.getPartialValues}: a key, and the part of its value to read. */
+export interface KeyRange {
+  /** The key to read. */
+  key: string;
+  /** The part of the value to read; the whole value when absent. */
+  range?: ByteRange;
+}
+
+/** Options of a read of several keys or of a sum over many keys. */
+export interface PartialReadOptions {
+  /** Abort the reads. */
+  signal?: AbortSignal;
+  /** How many requests may be in flight at once (default 10, as zarr-python). */
+  concurrency?: number;
+}
+
+/** One write of {@link Writable.setPartialValues}: bytes to put at an offset of a value. */
+export interface PartialWrite {
+  /** The key whose value is changed; it must exist. */
+  key: string;
+  /** Where in the value the bytes go; past the end, the gap reads as zeros. */
+  offset: number;
+  /** The bytes to write. */
+  value: Uint8Array;
 }
 
 /** A store that can be written. */
@@ -104,6 +145,16 @@ export interface Writable {
    * conditional write's update is never the one lost.
    */
   readonly conditionalWrites?: boolean;
+  /**
+   * Overwrites byte ranges of existing values in place, extending a value written past its end
+   * (the gap reads as zeros), as zarr-python's `LocalStore.set_partial_values` did. A missing key
+   * rejects with `NotFoundError`. Only stores that can write part of a value offer it
+   * (`supportsPartialWrites`); the bytes outside the written ranges never change.
+   */
+  setPartialValues?(
+    writes: readonly PartialWrite[],
+    options?: { signal?: AbortSignal },
+  ): Promise<void>;
 }
 
 /** What `listDir` returns: the keys directly under a prefix and the sub-prefixes below it. */
@@ -122,6 +173,13 @@ export interface Listable {
   listPrefix(prefix: string): AsyncIterable<string>;
   /** The keys and sub-prefixes directly under `prefix`, like one directory's listing. */
   listDir(prefix: string): Promise<DirListing>;
+  /**
+   * Whether no key lives under `prefix` (`""`, `"a/b"` or `"a/b/"`: a node path is read as
+   * the folder of its keys, as zarr-python's `is_empty`).
+   */
+  isEmpty?(prefix?: string): Promise<boolean>;
+  /** The sum of the sizes of the values under `prefix` (zarr-python's `getsize_prefix`). */
+  getSizePrefix?(prefix?: string, options?: PartialReadOptions): Promise<number>;
 }
 
 /** A store with every capability. */
@@ -146,4 +204,16 @@ export function isWritable(store: Readable): store is Readable & Writable {
 export function isListable(store: Readable): store is Readable & Listable {
   const s = store as Partial<Listable>;
   return typeof s.listPrefix === "function" && typeof s.listDir === "function";
+}
+
+/** What a store can do, under zarr-python's names (`supports_writes`, ...). */
+export interface StoreCapabilities {
+  /** `set` can succeed (the store has it and is not read-only). */
+  readonly supportsWrites: boolean;
+  /** `delete` and `deletePrefix` can succeed. */
+  readonly supportsDeletes: boolean;
+  /** `setPartialValues` can succeed. */
+  readonly supportsPartialWrites: boolean;
+  /** `list`, `listPrefix` and `listDir` work. */
+  readonly supportsListing: boolean;
 }

@@ -1,7 +1,12 @@
+import { asyncDispose } from "./dispose.js";
 import { ReadOnlyError, UnsupportedOperationError } from "./errors.js";
 import { forwardListing, forwardVersions } from "./forward.js";
 import { ForwardingStore } from "./forwarding-store.js";
+import { getSizeOf } from "./get-size.js";
+import { getSizePrefixOf } from "./get-size-prefix.js";
+import { isEmptyOf } from "./is-empty.js";
 import { joinKey, normalizePath, validateKey, validatePrefix } from "./keys.js";
+import { getPartialValuesOf } from "./partial-values.js";
 import type { ByteRange } from "./range.js";
 import { getRangesOf } from "./ranges-of.js";
 import {
@@ -9,9 +14,12 @@ import {
   type GetOptions,
   isListable,
   isWritable,
+  type KeyRange,
   type Listable,
+  type PartialReadOptions,
   type Readable,
   type SetOptions,
+  type StoreCapabilities,
   type Writable,
 } from "./store.js";
 
@@ -20,7 +28,8 @@ export type SignalOptions = { signal?: AbortSignal };
 
 /**
  * A read-only view of a store: reads and listings pass through, writes reject with
- * {@link ReadOnlyError} before anything reaches the wrapped store.
+ * {@link ReadOnlyError} before anything reaches the wrapped store. Every store's
+ * `withReadOnly()` returns one; disposing it leaves the wrapped store open.
  * @example
  * ```ts
  * const readOnly = new ReadOnlyStore(new FsStore("data.zarr"));
@@ -28,9 +37,19 @@ export type SignalOptions = { signal?: AbortSignal };
  * ```
  * @category Stores
  */
-export class ReadOnlyStore implements Readable, Writable, Partial<Listable> {
+export class ReadOnlyStore implements Readable, Writable, Partial<Listable>, StoreCapabilities {
+  /** Writes reject. */
+  readonly supportsWrites = false;
+  /** Deletes reject. */
+  readonly supportsDeletes = false;
+  /** Partial writes reject. */
+  readonly supportsPartialWrites = false;
+  /** Whether the wrapped store lists its keys. */
+  readonly supportsListing: boolean;
+
   constructor(readonly inner: Readable) {
     forwardListing(this, inner);
+    this.supportsListing = isListable(inner);
     if (inner.getRanges) this.getRanges = inner.getRanges.bind(inner);
     if (inner.has) this.has = inner.has.bind(inner);
     // Versioned reads are reads; conditional writes stay off, like every write.
@@ -46,6 +65,29 @@ export class ReadOnlyStore implements Readable, Writable, Partial<Listable> {
   get(key: string, options?: GetOptions): Promise<Uint8Array | undefined> {
     return this.inner.get(key, options);
   }
+  /** The wrapped store's value size (see `getSizeOf`). */
+  getSize(key: string, options?: SignalOptions): Promise<number | undefined> {
+    return getSizeOf(this.inner, key, options);
+  }
+  /** The wrapped store's sizes under a prefix (see `getSizePrefixOf`). */
+  getSizePrefix(prefix = "", options?: PartialReadOptions): Promise<number> {
+    return getSizePrefixOf(this.inner, prefix, options);
+  }
+  /** Ranges of several keys of the wrapped store (see `getPartialValuesOf`). */
+  getPartialValues(
+    requests: readonly KeyRange[],
+    options?: PartialReadOptions,
+  ): Promise<(Uint8Array | undefined)[]> {
+    return getPartialValuesOf(this.inner, requests, options);
+  }
+  /** Whether the wrapped store has no key under `prefix` (see `isEmptyOf`). */
+  isEmpty(prefix = ""): Promise<boolean> {
+    return isEmptyOf(this.inner, prefix);
+  }
+  /** This view: it is read-only already. */
+  withReadOnly(): ReadOnlyStore {
+    return this;
+  }
   async set(key: string): Promise<void> {
     throw new ReadOnlyError(key, "write");
   }
@@ -58,6 +100,12 @@ export class ReadOnlyStore implements Readable, Writable, Partial<Listable> {
   async deletePrefix(prefix: string): Promise<void> {
     throw new ReadOnlyError(prefix, "delete");
   }
+  /** Rejects with `ReadOnlyError`: a read-only view clears nothing. */
+  async clear(): Promise<void> {
+    throw new ReadOnlyError("", "clear");
+  }
+  /** Does nothing: the view holds nothing, and the wrapped store stays open. */
+  async [asyncDispose](): Promise<void> {}
 }
 
 /**
@@ -86,6 +134,10 @@ export class PrefixStore implements Readable, Writable, Listable {
         setIfNotExists.call(inner, this.full(key), value, options);
     }
     forwardVersions(this, inner, (key) => this.full(key));
+  }
+  /** The size of a value of the wrapped store, by its full key (see `getSizeOf`). */
+  async getSize(key: string, options?: SignalOptions): Promise<number | undefined> {
+    return getSizeOf(this.inner, this.full(key), options);
   }
   has?: Readable["has"];
   setIfNotExists?: Writable["setIfNotExists"];
@@ -156,7 +208,7 @@ export interface StoreRequest {
     | "getVersioned"
     | "getRanges"
     | "has"
-    | "size"
+    | "getSize"
     | "set"
     | "setIfNotExists"
     | "delete"
@@ -210,11 +262,11 @@ export class LoggingStore extends ForwardingStore {
         return has.call(inner, key, options);
       };
     }
-    const size = this.size;
-    if (size) {
-      this.size = async (key, options) => {
-        this.record({ method: "size", key, bytes: 0 });
-        return size(key, options);
+    const getSize = this.getSize;
+    if (getSize) {
+      this.getSize = async (key, options) => {
+        this.record({ method: "getSize", key, bytes: 0 });
+        return getSize(key, options);
       };
     }
     if (isWritable(inner)) this.forwardWrites(inner);

@@ -88,8 +88,11 @@ export class MemoryStore extends MapStore {
     return new MemoryStore(this.snapshot());
   }
 
-  /** Removes every key. */
-  clear(): void {
+  /**
+   * Removes every key. The keys are gone when the call returns, so callers that do not wait
+   * for the promise (it was synchronous once) still see an empty store.
+   */
+  override async clear(): Promise<void> {
     this.map.clear();
   }
 }

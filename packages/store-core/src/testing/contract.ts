@@ -9,6 +9,7 @@ import { type MakeStore, resolveContractOptions, type StoreContractOptions } fro
 import { readTests } from "./reads.js";
 import { seedEntries } from "./seed.js";
 import { signalTests } from "./signals.js";
+import { storeApiTests } from "./store-api.js";
 import { writeTests } from "./writes.js";
 
 /**
@@ -46,6 +47,7 @@ export function describeStoreContract<S extends Readable>(
     describe("keys", () => keyTests(ctx));
     describe("signals", () => signalTests(ctx));
     describe("model", () => modelTests(ctx));
+    describe("store API", () => storeApiTests(ctx));
 
     // A test rather than a check here: nested describe blocks are collected after this callback.
     describe("options", () => {

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { expect } from "vitest";
+import { getSizeOf } from "../get-size.js";
 import { MapStore } from "../map-store.js";
 import type { ByteRange } from "../range.js";
 import type { Store } from "../store.js";
@@ -37,6 +38,7 @@ type Op =
   | { op: "get"; key: string; range: ByteRange | undefined }
   | { op: "getRanges"; key: string; ranges: (ByteRange | undefined)[] }
   | { op: "has"; key: string }
+  | { op: "getSize"; key: string }
   | { op: "list" }
   | { op: "listPrefix"; prefix: string }
   | { op: "listDir"; prefix: string };
@@ -52,6 +54,7 @@ function readOps(keys: fc.Arbitrary<string>): fc.Arbitrary<Op>[] {
       ranges: fc.array(rangeArb, { maxLength: 3 }),
     }),
     fc.record({ op: fc.constant("has" as const), key: keys }),
+    fc.record({ op: fc.constant("getSize" as const), key: keys }),
   ];
 }
 
@@ -130,6 +133,8 @@ async function apply(store: Store, op: Op): Promise<unknown> {
     }
     case "has":
       return store.has!(op.key);
+    case "getSize":
+      return getSizeOf(store, op.key);
     case "list":
       return collect(lister(store).list());
     case "listPrefix":
