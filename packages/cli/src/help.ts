@@ -1,6 +1,8 @@
 import type { OptionSpec } from "./args.js";
 import { COMPARE_OPTION_SPECS, COMPARE_SPEC } from "./compare/compare-help.js";
 import { MIGRATE_OPTION_SPECS, MIGRATE_SPEC } from "./migrate/migrate-help.js";
+import { RECHUNK_HELP, RECHUNK_OPTIONS, RECHUNK_USAGE } from "./rechunk/rechunk-help.js";
+import { STATS_HELP } from "./stats/stats-help.js";
 
 /** One `zarr` command: how it is called, what it does, which options it takes. */
 export interface CommandSpec {
@@ -23,6 +25,11 @@ export const OPTIONS: Readonly<Record<string, OptionSpec>> = {
   compressor: { type: "string" },
   chunks: { type: "string" },
   overwrite: { type: "boolean" },
+  "chunk-bytes": { type: "string" },
+  shards: { type: "string" },
+  "max-memory": { type: "string" },
+  stats: { type: "boolean" },
+  bins: { type: "string" },
   ...MIGRATE_OPTION_SPECS,
   ...COMPARE_OPTION_SPECS,
   help: { type: "boolean", short: "h" },
@@ -41,13 +48,15 @@ GOOGLE_OAUTH_TOKEN or GOOGLE_ACCESS_KEY_ID / GOOGLE_SECRET_ACCESS_KEY).`;
 /** The commands, by name. */
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   info: {
-    usage: "info <location> [--path P] [--json]",
+    usage: "info <location> [--path P] [--json] [--stats [--bins N]]",
     summary: "the node's metadata, summarised",
     details: `Prints the metadata of the array or group at --path (default the root) as a table, or
 with --json as one JSON object (fields in the CLI README).
 
+${STATS_HELP}
+
 ${LOCATION}`,
-    options: ["path", "json"],
+    options: ["path", "json", "stats", "bins"],
   },
   tree: {
     usage: "tree <location> [--path P] [--json]",
@@ -86,6 +95,15 @@ error; with --json, standard output gets the same counts as one JSON object.
 <src> is a location as below; <dst> is a directory, a new .zip file or a bucket location.
 ${LOCATION}`,
     options: ["path", "format", "compressor", "chunks", "overwrite", "json"],
+  },
+  rechunk: {
+    usage: RECHUNK_USAGE,
+    summary: "rewrite with new chunks, shards or codecs in bounded memory",
+    details: `${RECHUNK_HELP}
+
+<src> is a location as below; <dst> is a directory, a new .zip file or a bucket location.
+${LOCATION}`,
+    options: RECHUNK_OPTIONS,
   },
   migrate: MIGRATE_SPEC,
   compare: { ...COMPARE_SPEC, details: `${COMPARE_SPEC.details}\n${LOCATION}` },

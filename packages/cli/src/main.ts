@@ -6,6 +6,7 @@ import { COMPRESSOR_CHOICES, type CompressorChoice } from "./commands/copy-codec
 import { getCommand } from "./commands/get.js";
 import { infoCommand } from "./commands/info.js";
 import { migrateCommand } from "./commands/migrate.js";
+import { rechunkCommand } from "./commands/rechunk.js";
 import { treeCommand } from "./commands/tree.js";
 import { parseCompareOptions } from "./compare/compare-options.js";
 import { describeError, type ErrorContext, UsageError } from "./errors.js";
@@ -13,6 +14,8 @@ import { COMMANDS, commandHelp, GLOBAL_OPTIONS, OPTIONS, USAGE } from "./help.js
 import { closeLocations } from "./location.js";
 import { startLogging } from "./logging.js";
 import { type Output, processOutput } from "./output.js";
+import { parseShape, rechunkOptions } from "./rechunk/rechunk-args.js";
+import { statsOptions } from "./stats/stats-args.js";
 import { cliVersion } from "./version.js";
 
 function parseFormat(value: string | undefined): 2 | 3 | undefined {
@@ -31,13 +34,16 @@ function parseCompressor(value: string | undefined): CompressorChoice | undefine
   return value as CompressorChoice;
 }
 
-function parseChunks(value: string | undefined): number[] | undefined {
-  if (value === undefined) return undefined;
-  const chunks = value.split(",").map((part) => Number(part.trim()));
-  if (chunks.some((n) => !Number.isSafeInteger(n) || n < 1)) {
-    throw new UsageError(`--chunks must be positive integers separated by commas, got ${value}`);
-  }
-  return chunks;
+/** The options `copy` and `rechunk` share. */
+function copyOptions(values: Record<string, string>, flags: Record<string, number>) {
+  return {
+    path: values.path,
+    format: parseFormat(values.format),
+    compressor: parseCompressor(values.compressor),
+    chunks: parseShape("chunks", values.chunks),
+    overwrite: Boolean(flags.overwrite),
+    json: Boolean(flags.json),
+  };
 }
 
 function positionals(args: string[], count: number, command: string): string[] {
@@ -91,7 +97,11 @@ export async function main(argv: string[], output: Output = processOutput): Prom
     const json = Boolean(flags.json);
     switch (command) {
       case "info":
-        await infoCommand(output, positionals(args, 1, command)[0], { path: values.path, json });
+        await infoCommand(output, positionals(args, 1, command)[0], {
+          path: values.path,
+          json,
+          ...statsOptions(values, flags),
+        });
         return 0;
       case "tree":
         await treeCommand(output, positionals(args, 1, command)[0], { path: values.path, json });
@@ -118,16 +128,17 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       case "consolidate":
         await consolidateCommand(output, positionals(args, 1, command)[0], { path: values.path });
         return 0;
+      case "rechunk": {
+        const [source, destination] = positionals(args, 2, command);
+        await rechunkCommand(output, source, destination, {
+          ...copyOptions(values, flags),
+          ...rechunkOptions(values),
+        });
+        return 0;
+      }
       default: {
         const [source, destination] = positionals(args, 2, command);
-        await copyCommand(output, source, destination, {
-          path: values.path,
-          format: parseFormat(values.format),
-          compressor: parseCompressor(values.compressor),
-          chunks: parseChunks(values.chunks),
-          overwrite: Boolean(flags.overwrite),
-          json,
-        });
+        await copyCommand(output, source, destination, copyOptions(values, flags));
         return 0;
       }
     }

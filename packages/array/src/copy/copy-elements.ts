@@ -1,4 +1,4 @@
-import type { BasicSelection } from "@z/indexing";
+import { type BasicSelection, slice } from "@z/indexing";
 import { chunkRegion } from "@z/indexing/internal";
 import {
   type ArrayMetadata,
@@ -18,8 +18,15 @@ export interface CopyElementsOptions {
   concurrency?: number;
   /** Abort the copy; regions in flight finish, no new ones start. */
   signal?: AbortSignal;
-  /** Called after each target chunk (or shard). */
+  /** Called after each region (by default one target chunk or shard). */
   onProgress?: (progress: Progress) => void;
+  /**
+   * How many target chunks (shards for a sharded target) one task copies along each axis
+   * (default one chunk): a task reads its whole region of the source at once, so a region
+   * aligned to the source's chunks decodes each of them once, while memory grows with the
+   * region. Not used when stored chunks are copied as bytes.
+   */
+  regionChunks?: readonly number[];
 }
 
 /**
@@ -27,7 +34,7 @@ export interface CopyElementsOptions {
  * @inline
  */
 export interface CopiedElements {
-  /** Target chunks (shards for a sharded target) the copy went through. */
+  /** Regions the copy went through: target chunks (shards), or groups of them (`regionChunks`). */
   regions: number;
   /** Whether stored chunks were copied as bytes (same layout), without decoding. */
   raw: boolean;
@@ -88,6 +95,26 @@ function* gridPoints(grid: readonly number[]): Generator<number[]> {
   }
 }
 
+/** The region of `per` target chunks along each axis at block `coords`, clipped to the array. */
+function regionOfChunks(
+  meta: ArrayMetadata,
+  coords: readonly number[],
+  per: readonly number[],
+  grid: readonly number[],
+): BasicSelection {
+  const first = chunkRegion(
+    meta.chunkGrid.axes,
+    coords.map((c, axis) => c * per[axis]),
+    meta.shape,
+  );
+  const last = chunkRegion(
+    meta.chunkGrid.axes,
+    coords.map((c, axis) => Math.min((c + 1) * per[axis], grid[axis]) - 1),
+    meta.shape,
+  );
+  return first.map((s, axis) => slice(s.start, last[axis].stop));
+}
+
 /**
  * Copies every element of `source` into `target`, an array of the same shape, whatever their
  * chunks, codecs and formats. The work is split along the target's chunk grid (its shards for
@@ -113,10 +140,12 @@ export async function copyArrayElements(
     );
   }
   const meta = target.metadata;
-  const grid = meta.chunkGrid.gridShape(meta.shape);
+  const chunkGrid = meta.chunkGrid.gridShape(meta.shape);
+  const raw = sameStoredLayout(source.metadata, meta);
+  const per = raw ? undefined : options.regionChunks;
+  const grid = per ? chunkGrid.map((n, axis) => Math.ceil(n / per[axis])) : chunkGrid;
   const total = product(grid);
   const store = target.store as Readable & Writable;
-  const raw = sameStoredLayout(source.metadata, meta);
   const convert = elementConversion(source, target);
   const { signal } = options;
   let done = 0;
@@ -131,7 +160,9 @@ export async function copyArrayElements(
       } else {
         // The region is one whole target chunk (or shard), so the write replaces it without
         // reading what was stored; the source may be read in any pieces.
-        const region: BasicSelection = chunkRegion(meta.chunkGrid.axes, coords, meta.shape);
+        const region: BasicSelection = per
+          ? regionOfChunks(meta, coords, per, chunkGrid)
+          : chunkRegion(meta.chunkGrid.axes, coords, meta.shape);
         const block = await source.get(region, { signal, concurrency: 1 });
         convert?.(block.data);
         await target.set(region, block, { signal, concurrency: 1 });

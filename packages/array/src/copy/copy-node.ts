@@ -12,7 +12,11 @@ import type { ZarrGroup } from "../nodes/group.js";
 import { UnreadableNode } from "../nodes/unreadable-node.js";
 import { commitNodes, type NodeInput, prepareNodes, removeReplaced } from "../write/write-nodes.js";
 import { checkedCopyMetadata } from "./copy-check.js";
-import { type CopiedElements, copyArrayElements } from "./copy-elements.js";
+import {
+  type CopiedElements,
+  type CopyElementsOptions,
+  copyArrayElements,
+} from "./copy-elements.js";
 import { WriteJournal } from "./copy-journal.js";
 import { copyArrayOptions } from "./copy-options.js";
 
@@ -48,6 +52,16 @@ export interface CopyNodeOptions {
   consolidated?: boolean;
   /** Chunks (or shards) of one array copied at once (default 8). */
   concurrency?: number;
+  /**
+   * How each array's elements are copied: target chunks (shards) per task along each axis
+   * and tasks at once (see {@link CopyElementsOptions.regionChunks}), for a copy that must
+   * keep its memory within a budget whatever the chunks. Default: one chunk per task,
+   * {@link CopyNodeOptions.concurrency} at once.
+   */
+  copyRegions?: (
+    source: ZarrArray,
+    target: ZarrArray,
+  ) => Pick<CopyElementsOptions, "regionChunks" | "concurrency">;
   /** Abort the copy. */
   signal?: AbortSignal;
   /** Called when an array's elements start to be copied (before any node's metadata is written). */
@@ -261,6 +275,7 @@ export async function copyNode(
       options.onArrayStart?.(array, target);
       const copied = await copyArrayElements(array, target, {
         concurrency: options.concurrency,
+        ...options.copyRegions?.(array, target),
         signal,
         onProgress: options.onProgress && ((progress) => options.onProgress?.(array, progress)),
       }).catch((error: unknown) => {

@@ -1,5 +1,12 @@
 import { rmdir, stat } from "node:fs/promises";
-import { type CopiedNodes, type CopyNodeOptions, copyNode, open, planNodeCopy } from "@z/zarr";
+import {
+  type CopiedNodes,
+  type CopyNodeOptions,
+  copyNode,
+  open,
+  planNodeCopy,
+  type ZarrArray,
+} from "@z/zarr";
 import { countingWrites, type WriteCounts } from "../copy/counting-store.js";
 import { type CopyChanges, planArray } from "../copy/plan.js";
 import { UsageError } from "../errors.js";
@@ -53,13 +60,31 @@ async function newFolder(destination: string): Promise<string | undefined> {
   return exists ? undefined : destination;
 }
 
+/**
+ * How a command built on `zarr copy` changes it (`zarr rechunk`): each array's own changes,
+ * and how its elements are copied.
+ */
+export interface CopyTuning {
+  /** The verb of the progress bar and the summary (default "copy"). */
+  verb?: "copy" | "rechunk";
+  /** The changes for one array (default the options' own). */
+  changesFor?: (array: ZarrArray) => CopyChanges;
+  /** How each array's elements are copied (see the library's `copyNode`). */
+  copyRegions?: CopyNodeOptions["copyRegions"];
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The summary line `zarr copy` ends with. */
-export function summaryLine(summary: CopySummary, source: string, destination: string): string {
+export function summaryLine(
+  summary: CopySummary,
+  source: string,
+  destination: string,
+  verb: CopyTuning["verb"] = "copy",
+): string {
   const nodes = summary.arrays + summary.groups;
   return (
-    `copied ${plural(nodes, "node")} (${plural(summary.arrays, "array")}, ${plural(summary.groups, "group")}), ` +
+    `${verb === "copy" ? "copied" : "rechunked"} ${plural(nodes, "node")} (${plural(summary.arrays, "array")}, ${plural(summary.groups, "group")}), ` +
     `${plural(summary.chunks, "chunk")}, ${plural(summary.bytes, "byte")} from ${source} to ${destination}`
   );
 }
@@ -82,18 +107,21 @@ export async function copyCommand(
   source: string,
   destination: string,
   options: CopyOptions,
+  tuning: CopyTuning = {},
 ): Promise<CopySummary> {
   checkOptions(options);
+  const verb = tuning.verb ?? "copy";
   const from = await openLocation(source);
   const root = await open(from, { path: options.path });
   let bar: ProgressBar | undefined;
   const copyOptions: CopyNodeOptions = {
     zarrFormat: options.format,
-    arrayOptions: (array) => planArray(array, options),
+    arrayOptions: (array) => planArray(array, tuning.changesFor?.(array) ?? options),
+    copyRegions: tuning.copyRegions,
     overwrite: options.overwrite,
     concurrency: options.concurrency ?? 4,
     onArrayStart: (array) => {
-      bar = new ProgressBar(output, `copy /${array.path}`);
+      bar = new ProgressBar(output, `${verb} /${array.path}`);
     },
     onProgress: (_, { done, total }) => bar?.update(done, total),
     onArrayEnd: () => {
@@ -124,6 +152,6 @@ export async function copyCommand(
     ...counts,
   };
   if (options.json) output.out(`${JSON.stringify(summary)}\n`);
-  output.err(`${summaryLine(summary, source, destination)}\n`);
+  output.err(`${summaryLine(summary, source, destination, verb)}\n`);
   return summary;
 }

@@ -3,6 +3,8 @@ import { openLocation } from "../location.js";
 import { arrayJson, groupJson } from "../node-json.js";
 import type { Output } from "../output.js";
 import { prettyJson } from "../pretty-json.js";
+import { nodeStats } from "../stats/node-stats.js";
+import { statsJson, statsRows } from "../stats/stats-report.js";
 
 /** Options of `zarr info`. */
 export interface InfoOptions {
@@ -10,6 +12,10 @@ export interface InfoOptions {
   path?: string;
   /** Print one JSON object instead of the table. */
   json?: boolean;
+  /** Read an array's values and add their statistics (`--stats`, `--bins`). */
+  stats?: boolean;
+  /** Histogram bins of the statistics (default 10). */
+  bins?: number;
 }
 
 /** Counts the stored chunks of an array (keys under it that decode as chunk keys). */
@@ -118,18 +124,24 @@ export async function groupInfoJson(group: ZarrGroup): Promise<Record<string, un
   };
 }
 
-/** `zarr info <location> [--path P] [--json]`: the node's metadata, summarised for a person or as JSON. */
+/**
+ * `zarr info <location> [--path P] [--json] [--stats]`: the node's metadata, summarised for a
+ * person or as JSON; with `stats`, an array's values summarised too (see `arrayStats`).
+ */
 export async function infoCommand(
   output: Output,
   location: string,
   options: InfoOptions | string | undefined = {},
 ): Promise<void> {
-  const { path, json } = typeof options === "object" ? options : { path: options, json: false };
+  const { path, json, ...stats } =
+    typeof options === "object" ? options : { path: options, json: false };
   const store = await openLocation(location);
   const node = await open(store, { path });
+  const values = stats.stats ? await nodeStats(node, stats.bins) : undefined;
   if (json) {
     const object =
       node instanceof ZarrArray ? await arrayInfoJson(node) : await groupInfoJson(node);
+    if (values) object.stats = statsJson(values);
     output.out(`${prettyJson(object)}\n`);
     return;
   }
@@ -137,5 +149,6 @@ export async function infoCommand(
     node instanceof ZarrArray
       ? await arrayRows(node, await countStoredChunks(node))
       : groupRows(node, await memberCounts(node));
+  if (values) rows.push(...statsRows(values));
   output.out(`${formatRows(rows)}\n`);
 }

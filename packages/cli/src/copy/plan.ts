@@ -16,6 +16,8 @@ export interface CopyChanges {
   compressor?: CompressorChoice;
   /** A new (inner) chunk shape for every array. */
   chunks?: number[];
+  /** A shard shape for every array (v3): its chunks stored many to a shard. */
+  shards?: number[];
 }
 
 /** The options given, as the command line spells them (for error messages). */
@@ -24,6 +26,7 @@ export function describeChanges(changes: CopyChanges): string {
   if (changes.format !== undefined) parts.push(`--format ${changes.format}`);
   if (changes.compressor !== undefined) parts.push(`--compressor ${changes.compressor}`);
   if (changes.chunks !== undefined) parts.push(`--chunks ${changes.chunks.join(",")}`);
+  if (changes.shards !== undefined) parts.push(`--shards ${changes.shards.join(",")}`);
   return parts.length > 0 ? parts.join(" ") : "no options";
 }
 
@@ -35,14 +38,21 @@ export function describeChanges(changes: CopyChanges): string {
  * @throws CopyOptionError naming the option and the array
  */
 export async function planArray(source: ZarrArray, changes: CopyChanges): Promise<ArrayOptions> {
-  const { chunks } = changes;
+  const { shards } = changes;
+  // New shards take the source's (inner) chunks apart unless new chunks are given.
+  const chunks = changes.chunks ?? (shards ? source.chunks : undefined);
   const format = changes.format ?? source.zarrFormat;
-  if (chunks && chunks.length !== source.ndim) {
-    throw new CopyOptionError(
-      `--chunks ${chunks.join(",")}`,
-      source.path,
-      `it has ${chunks.length} extent${chunks.length === 1 ? "" : "s"}; the array has ${source.ndim} dimension${source.ndim === 1 ? "" : "s"}`,
-    );
+  for (const [option, shape] of [
+    ["chunks", chunks],
+    ["shards", shards],
+  ] as const) {
+    if (shape && shape.length !== source.ndim) {
+      throw new CopyOptionError(
+        `--${option} ${shape.join(",")}`,
+        source.path,
+        `it has ${shape.length} extent${shape.length === 1 ? "" : "s"}; the array has ${source.ndim} dimension${source.ndim === 1 ? "" : "s"}`,
+      );
+    }
   }
   if (chunks?.some((n) => !Number.isSafeInteger(n) || n < 1)) {
     throw new CopyOptionError(
@@ -57,6 +67,7 @@ export async function planArray(source: ZarrArray, changes: CopyChanges): Promis
         ? undefined
         : compressorEntries(changes.compressor, source.dataType.itemSize);
     const options = copyArrayOptions(source, { zarrFormat: format, compressors, chunks });
+    if (shards) options.shards = shards;
     await checkCopyMetadata(source, options);
     return options;
   } catch (error) {
