@@ -28,10 +28,14 @@ export type { ReadOptions, SelectionOptions } from "./io/selection-io.js";
 export * from "./logging/store-logging.js";
 export * from "./nodes/array.js";
 export {
+  type EditOptions,
   Group,
   type GroupMember,
   type GroupState,
   type ListOptions,
+  type MemberCreationOptions,
+  type MemberLikeOptions,
+  type MembersOptions,
   ZarrGroup,
 } from "./nodes/group.js";
 export * from "./nodes/info.js";

@@ -10,6 +10,12 @@
 /** Writing: values, chunk writes and their locks, resize, metadata updates, node documents. */
 export const loadWritePath = () => import("./write/write-path.js");
 
+/** Moving and deleting nodes (`ZarrGroup.move`, `ZarrGroup.delete`). */
+export const loadNodeEdits = () => import("./write/node-edits.js");
+
+/** The options of the NumPy-style shorthands (`zeros`, `onesLike`, ...) of groups. */
+export const loadCreationShorthands = () => import("./create/shorthand-options.js");
+
 /** Parsing v2 nodes (`.zarray`, `.zgroup`, `.zattrs`) and numcodecs codec lists. */
 export const loadV2Parser = () => import("./nodes/node-parse-v2.js");
 

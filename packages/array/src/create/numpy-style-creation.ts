@@ -1,4 +1,4 @@
-import { type DataType, MetadataError } from "@z/metadata";
+import { MetadataError } from "@z/metadata";
 import { type Container, isTypedArray, product } from "@z/ndarray";
 import { normalizePath, type StoreLike } from "@z/store-core";
 import { copyNode } from "../copy/copy-node.js";
@@ -6,22 +6,22 @@ import { copyArrayOptionsWith } from "../copy/copy-overrides.js";
 import { ValueShapeError } from "../errors.js";
 import type { Progress } from "../io/chunk-access.js";
 import { ZarrArray } from "../nodes/array.js";
-import { type CreateNodeOptions, createArray } from "../write/create-nodes.js";
+import { createArray } from "../write/create-nodes.js";
 import { type NdValue, sameShape } from "../write/values.js";
-import type { ArrayOptions } from "./array-metadata-builder.js";
+import { type ArraySource, dataTypeOfContainer, type LikeOptions } from "./options-like.js";
 import {
-  type ArraySource,
-  dataTypeOfContainer,
-  type LikeOptions,
-  optionsLike,
-} from "./options-like.js";
+  type CreationOptions,
+  emptyLikeOptions,
+  emptyOptions,
+  fullLikeOptions,
+  fullOptions,
+  onesLikeOptions,
+  onesOptions,
+  zerosLikeOptions,
+  zerosOptions,
+} from "./shorthand-options.js";
 
-/**
- * Options of {@link zeros}, {@link ones}, {@link full} and {@link empty}: `createArray`'s, with
- * the data type defaulting to `float64` (NumPy's default).
- */
-export type CreationOptions = Omit<ArrayOptions, "dtype" | "fillValue"> &
-  CreateNodeOptions & { dtype?: string | DataType };
+export type { CreationOptions } from "./shorthand-options.js";
 
 /** What {@link fromArray} copies: a Zarr array, an n-d value, a flat TypedArray or nested arrays. */
 export type ArrayData = ZarrArray | NdValue | Container | unknown[];
@@ -39,12 +39,12 @@ export type FromArrayOptions = LikeOptions & {
  * the metadata). As NumPy's `zeros` and zarr-python's `zeros`.
  */
 export function zeros(store: StoreLike, options: CreationOptions): Promise<ZarrArray> {
-  return createArray(store, { ...options, dtype: options.dtype ?? "float64", fillValue: 0 });
+  return createArray(store, zerosOptions(options));
 }
 
 /** Creates an array whose elements all read as one (the fill value). */
 export function ones(store: StoreLike, options: CreationOptions): Promise<ZarrArray> {
-  return createArray(store, { ...options, dtype: options.dtype ?? "float64", fillValue: 1 });
+  return createArray(store, onesOptions(options));
 }
 
 /** Creates an array whose elements all read as `fillValue`. */
@@ -52,7 +52,7 @@ export function full(
   store: StoreLike,
   options: CreationOptions & { fillValue: unknown },
 ): Promise<ZarrArray> {
-  return createArray(store, { ...options, dtype: options.dtype ?? "float64" });
+  return createArray(store, fullOptions(options));
 }
 
 /**
@@ -63,7 +63,7 @@ export function empty(
   store: StoreLike,
   options: CreationOptions & { fillValue?: unknown },
 ): Promise<ZarrArray> {
-  return createArray(store, { ...options, dtype: options.dtype ?? "float64" });
+  return createArray(store, emptyOptions(options));
 }
 
 /** An array of zeros with the shape, data type, chunks and codecs of `source` (see {@link LikeOptions}). */
@@ -72,7 +72,7 @@ export function zerosLike(
   source: ArraySource,
   options: LikeOptions = {},
 ): Promise<ZarrArray> {
-  return createArray(store, { ...optionsLike(source, options), fillValue: 0 });
+  return createArray(store, zerosLikeOptions(source, options));
 }
 
 /** An array of ones like `source`. */
@@ -81,7 +81,7 @@ export function onesLike(
   source: ArraySource,
   options: LikeOptions = {},
 ): Promise<ZarrArray> {
-  return createArray(store, { ...optionsLike(source, options), fillValue: 1 });
+  return createArray(store, onesLikeOptions(source, options));
 }
 
 /** An array filled with `options.fillValue` like `source`. */
@@ -90,7 +90,7 @@ export function fullLike(
   source: ArraySource,
   options: LikeOptions & { fillValue: unknown },
 ): Promise<ZarrArray> {
-  return createArray(store, optionsLike(source, options));
+  return createArray(store, fullLikeOptions(source, options));
 }
 
 /** An uninitialised array like `source` (its elements read as the source's fill value). */
@@ -99,7 +99,7 @@ export function emptyLike(
   source: ArraySource,
   options: LikeOptions = {},
 ): Promise<ZarrArray> {
-  return createArray(store, optionsLike(source, options));
+  return createArray(store, emptyLikeOptions(source, options));
 }
 
 function nestedShape(value: unknown[]): number[] {
@@ -150,7 +150,7 @@ function toNdValue(data: Exclude<ArrayData, ZarrArray>): {
  * ```
  */
 export async function fromArray(
-  store: StoreLike,
+  store: StoreLike | string,
   data: ArrayData,
   options: FromArrayOptions = {},
 ): Promise<ZarrArray> {

@@ -7,9 +7,12 @@ export const arrayLog = getLogger("array");
 /** The `group` logger: opens and creations of groups at info. */
 export const groupLog = getLogger("group");
 
-/** Logs that a node was opened or created (at info, on the `array` or `group` logger). */
+/**
+ * Logs that a node was opened, created, moved or deleted (at info, on the `array` or `group`
+ * logger).
+ */
 export function logNode(
-  action: "opened" | "created",
+  action: "opened" | "created" | "moved" | "deleted",
   kind: "array" | "group",
   path: string,
   details: () => string,

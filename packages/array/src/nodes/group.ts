@@ -13,18 +13,27 @@ import {
   type Readable,
   throwIfAborted,
   UnsupportedOperationError,
+  type Writable,
 } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
 import type { ConsolidatedMetadata } from "../consolidated/consolidated-model.js";
-import { holderPathOf, withHierarchyChange } from "../consolidated/update-consolidated.js";
+import {
+  type ConsolidatedHolder,
+  type HierarchyChange,
+  holderPathOf,
+  withHierarchyChange,
+} from "../consolidated/update-consolidated.js";
 import type { ArrayOptions } from "../create/array-metadata-builder.js";
 import type { ContainerOf } from "../create/container-types.js";
-import { ContainsArrayError, ContainsGroupError } from "../errors.js";
+import type { ArraySource, LikeOptions } from "../create/options-like.js";
+import type { CreationOptions } from "../create/shorthand-options.js";
+import { ContainsArrayError, ContainsGroupError, NodeError } from "../errors.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "../io/concurrency.js";
-import { loadWritePath } from "../lazy-features.js";
+import { loadCreationShorthands, loadNodeEdits, loadWritePath } from "../lazy-features.js";
 import type { GroupOptions } from "../write/create-nodes.js";
 import { type NodeSpec, type WrittenNodes, writeNodes } from "../write/write-nodes.js";
 import { ZarrArray } from "./array.js";
+import { checkMaxDepth, withDescendants } from "./member-depth.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeMetadata } from "./node-documents.js";
 import { checkRequiredArray } from "./required-array.js";
@@ -44,6 +53,30 @@ export interface ListOptions {
   /** Abort the reads. */
   signal?: AbortSignal;
   /** Children opened at once (default 8). */
+  concurrency?: number;
+}
+
+/** Options of {@link ZarrGroup.members} and {@link ZarrGroup.size}. */
+export interface MembersOptions extends ListOptions {
+  /**
+   * Levels below the direct children to list too (zarr-python's `max_depth`): `0` (the
+   * default) the children only, `Infinity` or `null` the whole subtree. Deeper members are
+   * named by their path relative to the group (`"raw/temperature"`).
+   */
+  maxDepth?: number | null;
+}
+
+/** The options of a member created by a group's {@link ZarrGroup.zeros} and its siblings. */
+export type MemberCreationOptions = Omit<CreationOptions, "path">;
+
+/** The options of a member created by a group's {@link ZarrGroup.zerosLike} and its siblings. */
+export type MemberLikeOptions = Omit<LikeOptions, "path">;
+
+/** Options of {@link ZarrGroup.move} and {@link ZarrGroup.delete}. */
+export interface EditOptions {
+  /** Abort the edit (a move that has not started deleting its source is taken back). */
+  signal?: AbortSignal;
+  /** Keys copied or documents read at once (default 8). */
   concurrency?: number;
 }
 
@@ -155,10 +188,25 @@ export class ZarrGroup {
    *   else console.log(name, String(node));
    * }
    * ```
+   * With `maxDepth`, the members below too, each after its parent group, named by its path
+   * relative to this group (zarr-python's `members(max_depth)`):
+   * ```ts
+   * const everything = await group.members({ maxDepth: Infinity }); // [["raw", g], ["raw/t", a], ...]
+   * ```
    * @throws UnsupportedOperationError when the children cannot be listed; AbortError when
-   *   `signal` aborts
+   *   `signal` aborts; MetadataError for a bad `maxDepth`
    */
-  async members(options: ListOptions = {}): Promise<[string, GroupMember][]> {
+  async members(options: MembersOptions = {}): Promise<[string, GroupMember][]> {
+    const depth = checkMaxDepth(options.maxDepth);
+    const direct = await this.directMembers(options);
+    if (depth === 0) return direct;
+    return withDescendants(direct, (node) =>
+      node instanceof ZarrGroup ? node.members({ ...options, maxDepth: depth - 1 }) : undefined,
+    );
+  }
+
+  /** The direct children, opened (see {@link ZarrGroup.members}). */
+  private async directMembers(options: ListOptions): Promise<[string, GroupMember][]> {
     const names = await this.childNames(options);
     const out: [string, GroupMember][] = new Array(names.length);
     await forEachConcurrent(
@@ -209,17 +257,20 @@ export class ZarrGroup {
 
   /**
    * The number of direct children (arrays and groups), as {@link ZarrGroup.childNames} lists
-   * them (zarr-python's `nmembers()` and `len(group)`).
+   * them (zarr-python's `nmembers()` and `len(group)`); with `maxDepth`, of the members
+   * {@link ZarrGroup.members} lists to that depth (`nmembers(max_depth)`).
    * @example
    * ```ts
    * const root = await createGroup(new Map());
-   * await root.createGroup("raw");
+   * await (await root.createGroup("raw")).createGroup("day1");
    * await root.size(); // 1
+   * await root.size({ maxDepth: null }); // 2
    * ```
    * @throws UnsupportedOperationError when the children cannot be listed
    */
-  async size(options: { signal?: AbortSignal } = {}): Promise<number> {
-    return (await this.childNames(options)).length;
+  async size(options: MembersOptions = {}): Promise<number> {
+    if (checkMaxDepth(options.maxDepth) === 0) return (await this.childNames(options)).length;
+    return (await this.members(options)).length;
   }
 
   /**
@@ -402,16 +453,219 @@ export class ZarrGroup {
         probeV2Consolidated: false,
         signal: options.signal,
       }));
-    if (!node)
-      throw new NotFoundError(
-        `/${path}`,
-        "array or group",
-        `/${this.path} has no member ${formatValue(name)}`,
-      );
+    if (!node) throw this.noMember(name);
     return nodeFromMetadata(this.store, path, node, {
       useConsolidated: this.useConsolidated,
       consolidatedHolder: listed && this.view ? holderPathOf(this.path, this.view) : undefined,
     });
+  }
+
+  /** The error of a relative path where there is no node. */
+  private noMember(name: string): NotFoundError {
+    const path = this.childPath(normalizePath(name));
+    return new NotFoundError(
+      `/${path}`,
+      "array or group",
+      `/${this.path} has no member ${formatValue(name)}`,
+    );
+  }
+
+  /** The store, which a change needs writable. */
+  private writableStore(action: string): Readable & Writable {
+    const store = this.store;
+    if (!isWritable(store)) throw notWritableError(store, `/${this.path}`, action);
+    return store;
+  }
+
+  /**
+   * The metadata of the node at a relative path as the store holds it (consolidated metadata
+   * may lag behind other writers: a move or delete acts on what is stored).
+   * @throws NotFoundError when there is none
+   */
+  private async storedNode(rel: string, signal?: AbortSignal): Promise<NodeMetadata> {
+    const node = await readNodeMetadata(this.store, this.childPath(rel), {
+      zarrFormat: this.zarrFormat,
+      consolidated: false,
+      probeV2Consolidated: false,
+      signal,
+    });
+    if (!node) throw this.noMember(rel);
+    return node;
+  }
+
+  /**
+   * Moves (renames) a member, with everything below it, to another relative path: zarr-python
+   * 2's `move` (zarr-python 3 declares `Group.move` without implementing it). Every key below
+   * the member moves byte for byte, for arrays and groups, v2 and v3; missing groups on the
+   * way to `dest` are created, as zarr-python does; consolidated metadata of the groups above
+   * either place is updated. Needs a store that can list keys.
+   *
+   * The keys are copied first and the source deleted last: a move that fails or is aborted
+   * before it starts deleting the source puts back what it wrote (only the parent groups it
+   * created stay), and one that fails while deleting leaves the destination whole and part of
+   * the source's keys, unlisted; `delete(source)` then finishes it. No data is lost either way.
+   * @example
+   * ```ts
+   * await group.move("raw/temperature", "clean/temperature"); // "clean" is created if missing
+   * await group.has("raw/temperature"); // false
+   * ```
+   * @throws NotFoundError when there is no `source`; ContainsArrayError / ContainsGroupError
+   *   when a node is at `dest`, or an array on the way to it; NodeError when `dest` is
+   *   `source` or below it; ReadOnlyError when the store cannot be written;
+   *   UnsupportedOperationError when it cannot list keys
+   */
+  async move(source: string, dest: string, options: EditOptions = {}): Promise<void> {
+    const store = this.writableStore("move members of");
+    const from = normalizePath(source);
+    const to = normalizePath(dest);
+    const { moveNode, refuseMoveInto } = await loadNodeEdits();
+    refuseMoveInto(this.childPath(from), this.childPath(to));
+    const node = await this.storedNode(from, options.signal);
+    const there = await this.storedNode(to, options.signal).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
+    if (there) {
+      const hint = `cannot move /${this.childPath(from)} there`;
+      throw there.kind === "array"
+        ? new ContainsArrayError(this.childPath(to), hint)
+        : new ContainsGroupError(this.childPath(to), hint);
+    }
+    const slash = to.lastIndexOf("/");
+    if (slash > 0) await this.requireGroup(to.slice(0, slash), { signal: options.signal });
+    const moved = await moveNode(
+      store,
+      { path: this.childPath(from), kind: node.kind, zarrFormat: node.metadata.zarrFormat },
+      this.childPath(to),
+      options,
+    );
+    this.noteChange(moved.holders, { removed: [this.childPath(from)], written: moved.written });
+  }
+
+  /**
+   * Deletes a member and everything below it (zarr-python's `del group[name]`). Consolidated
+   * metadata of the groups above stops listing it first, then its keys are deleted; a failure
+   * while deleting leaves part of them, and deleting again finishes.
+   * @example
+   * ```ts
+   * await group.delete("raw/temperature");
+   * ```
+   * @throws NotFoundError when there is no member there; NodeError for `""` (the group
+   *   itself: delete it from its parent); ReadOnlyError when the store cannot be written
+   */
+  async delete(name: string, options: EditOptions = {}): Promise<void> {
+    const store = this.writableStore("delete members of");
+    const rel = normalizePath(name);
+    if (rel === "") {
+      throw new NodeError(`/${this.path} cannot delete itself: delete it from its parent group`, {
+        path: this.path,
+      });
+    }
+    const node = await this.storedNode(rel, options.signal);
+    const path = this.childPath(rel);
+    const { deleteNode } = await loadNodeEdits();
+    const holders = await deleteNode(store, path, node.kind, node.metadata.zarrFormat, options);
+    this.noteChange(holders, { removed: [path] });
+  }
+
+  /**
+   * Creates a member array whose elements all read as zero (zarr-python's `Group.zeros`; see
+   * the top-level {@link zeros}).
+   * @example
+   * ```ts
+   * const counts = await group.zeros("counts", { shape: [100], dtype: "int32" });
+   * ```
+   */
+  async zeros(name: string, options: MemberCreationOptions): Promise<ZarrArray> {
+    const { zerosOptions } = await loadCreationShorthands();
+    return this.createArray(name, zerosOptions(options));
+  }
+
+  /** Creates a member array whose elements all read as one (zarr-python's `Group.ones`). */
+  async ones(name: string, options: MemberCreationOptions): Promise<ZarrArray> {
+    const { onesOptions } = await loadCreationShorthands();
+    return this.createArray(name, onesOptions(options));
+  }
+
+  /** Creates a member array whose elements all read as `fillValue` (zarr-python's `Group.full`). */
+  async full(
+    name: string,
+    options: MemberCreationOptions & { fillValue: unknown },
+  ): Promise<ZarrArray> {
+    const { fullOptions } = await loadCreationShorthands();
+    return this.createArray(name, fullOptions(options));
+  }
+
+  /**
+   * Creates a member array left unwritten: its elements read as the fill value
+   * (zarr-python's `Group.empty`).
+   */
+  async empty(
+    name: string,
+    options: MemberCreationOptions & { fillValue?: unknown },
+  ): Promise<ZarrArray> {
+    const { emptyOptions } = await loadCreationShorthands();
+    return this.createArray(name, emptyOptions(options));
+  }
+
+  /**
+   * Creates a member array of zeros with the layout of `source` (zarr-python's
+   * `Group.zeros_like`; see {@link LikeOptions} for what is taken). The array is in the
+   * group's format unless `options.zarrFormat` says otherwise (a source of the other format
+   * is converted as {@link copyNode} converts it).
+   * @example
+   * ```ts
+   * const mask = await group.zerosLike("mask", await group.get("temperature") as ZarrArray, { dtype: "bool" });
+   * ```
+   */
+  async zerosLike(
+    name: string,
+    source: ArraySource,
+    options: MemberLikeOptions = {},
+  ): Promise<ZarrArray> {
+    const { zerosLikeOptions } = await loadCreationShorthands();
+    return this.createArray(name, zerosLikeOptions(source, this.inFormat(options)));
+  }
+
+  /** Creates a member array of ones like `source` (zarr-python's `Group.ones_like`). */
+  async onesLike(
+    name: string,
+    source: ArraySource,
+    options: MemberLikeOptions = {},
+  ): Promise<ZarrArray> {
+    const { onesLikeOptions } = await loadCreationShorthands();
+    return this.createArray(name, onesLikeOptions(source, this.inFormat(options)));
+  }
+
+  /**
+   * Creates a member array like `source` reading as `options.fillValue` (zarr-python's
+   * `Group.full_like`).
+   */
+  async fullLike(
+    name: string,
+    source: ArraySource,
+    options: MemberLikeOptions & { fillValue: unknown },
+  ): Promise<ZarrArray> {
+    const { fullLikeOptions } = await loadCreationShorthands();
+    return this.createArray(name, fullLikeOptions(source, this.inFormat(options)));
+  }
+
+  /**
+   * Creates a member array like `source`, left unwritten (zarr-python's `Group.empty_like`):
+   * its elements read as the source's fill value.
+   */
+  async emptyLike(
+    name: string,
+    source: ArraySource,
+    options: MemberLikeOptions = {},
+  ): Promise<ZarrArray> {
+    const { emptyLikeOptions } = await loadCreationShorthands();
+    return this.createArray(name, emptyLikeOptions(source, this.inFormat(options)));
+  }
+
+  /** Options for a member like another array: the group's format unless they name one. */
+  private inFormat<O extends MemberLikeOptions>(options: O): O {
+    return { ...options, zarrFormat: options.zarrFormat ?? this.zarrFormat };
   }
 
   /**
@@ -481,18 +735,29 @@ export class ZarrGroup {
    * meanwhile included), else this creation's change applied to it.
    */
   private noteCreated(created: WrittenNodes, overwrite?: boolean): void {
+    const below = created.written.filter(([p]) => p !== this.path);
+    const removed = overwrite ? created.requested : [];
+    this.noteChange(created.holdersWritten, { removed, written: below });
+  }
+
+  /**
+   * Keeps the in-memory consolidated metadata in step with a change made through this group:
+   * the holder's as written when the change updated it, else the change applied to it.
+   */
+  private noteChange(
+    holdersWritten: ReadonlyMap<string, ConsolidatedHolder> | undefined,
+    change: HierarchyChange,
+  ): void {
     if (!this.view) return;
     const holderPath = holderPathOf(this.path, this.view);
-    const holder = created.holdersWritten?.get(holderPath);
+    const holder = holdersWritten?.get(holderPath);
     if (holder) {
       this.view = holder.consolidated.subtree(this.view.pathInHolder);
       // A v3 group holding its consolidated metadata keeps it in its own metadata document.
       if (holderPath === this.path && holder.metadata.zarrFormat === 3) this.meta = holder.metadata;
       return;
     }
-    const below = created.written.filter(([p]) => p !== this.path);
-    const removed = overwrite ? created.requested : [];
-    this.view = withHierarchyChange(this.path, this.view, { removed, written: below });
+    this.view = withHierarchyChange(this.path, this.view, change);
   }
 
   /**
@@ -526,8 +791,7 @@ export class ZarrGroup {
     attributes: JsonObject,
     options: { replace?: boolean; signal?: AbortSignal } = {},
   ): Promise<this> {
-    const store = this.store;
-    if (!isWritable(store)) throw notWritableError(store, `/${this.path}`, "update attributes of");
+    const store = this.writableStore("update attributes of");
     checkAttributes(attributes, `/${this.path} attributes`);
     const { signal } = options;
     const { updateHolderEntry, updateNodeMetadata } = await loadWritePath();

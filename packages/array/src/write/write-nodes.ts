@@ -85,7 +85,7 @@ function writable(store: Readable, path: string): Readable & Writable {
 }
 
 /** The proper ancestors of a path, root first (`"a/b/c"` -> `""`, `"a"`, `"a/b"`). */
-function ancestors(path: string): string[] {
+export function ancestors(path: string): string[] {
   if (path === "") return [];
   const segments = path.split("/");
   return segments.map((_, i) => segments.slice(0, i).join("/"));

@@ -5,7 +5,6 @@ import {
   ContainsGroupError,
   copyNode,
   createArray,
-  createGroup,
   guessChunks,
   type NdValue,
   UnreadableNode,
@@ -15,14 +14,7 @@ import {
 import { dataTypeOfContainer, readNodeMetadata } from "@z/array/internal";
 import { type JsonObject, resolveNumpyDataType } from "@z/metadata";
 import { isTypedArray, product } from "@z/ndarray";
-import {
-  joinKey,
-  NotFoundError,
-  normalizePath,
-  prefixOf,
-  type Readable,
-  type Writable,
-} from "@z/store-core";
+import { joinKey, NotFoundError, normalizePath, prefixOf, type Readable } from "@z/store-core";
 import { AttributeManager, MAXSHAPE_ATTRIBUTE } from "./attrs.js";
 import { type Compression, compressionCodecs } from "./compression.js";
 import { Dataset, parentPath } from "./dataset.js";
@@ -294,12 +286,9 @@ export class Group implements AsyncIterable<string> {
   async createGroup(name: string): Promise<Group> {
     this.file.requireWritable("create group", name);
     const path = this.resolve(name);
+    const { from, rel } = this.anchor(path);
     try {
-      const created = await createGroup(this.file.store, {
-        path,
-        zarrFormat: this.file.zarrFormat,
-      });
-      return new Group(this.file, created);
+      return new Group(this.file, await from.createGroup(rel));
     } catch (error) {
       throw this.creationError(error, name, path);
     }
@@ -310,13 +299,18 @@ export class Group implements AsyncIterable<string> {
    * @throws H5TypeError when a dataset is there
    */
   async requireGroup(name: string): Promise<Group> {
-    const found = await this.get(name, undefined);
-    if (found === undefined) return this.createGroup(name);
-    if (found instanceof Dataset)
-      throw new H5TypeError(
-        `Incompatible object (Dataset) already exists at ${JSON.stringify(name)}`,
-      );
-    return found;
+    const path = this.resolve(name);
+    const { from, rel } = this.anchor(path);
+    // Only creating needs a writable file.
+    if (!this.file.writable && !(await from.has(rel)))
+      this.file.requireWritable("create group", name);
+    try {
+      return this.file.wrap(await from.requireGroup(rel)) as Group;
+    } catch (error) {
+      if (error instanceof ContainsArrayError && error.path === path)
+        throw incompatible("Dataset", name);
+      throw this.creationError(error, name, path);
+    }
   }
 
   /**
@@ -427,10 +421,7 @@ export class Group implements AsyncIterable<string> {
   ): Promise<Dataset> {
     const found = await this.get(name, undefined);
     if (found === undefined) return this.createDataset(name, { ...options, shape, dtype });
-    if (!(found instanceof Dataset))
-      throw new H5TypeError(
-        `Incompatible object (Group) already exists at ${JSON.stringify(name)}`,
-      );
+    if (!(found instanceof Dataset)) throw incompatible("Group", name);
     const want = shapeOf(shape);
     if (want.length !== found.ndim || want.some((n, i) => n !== found.shape[i])) {
       throw new H5TypeError(
@@ -506,8 +497,9 @@ export class Group implements AsyncIterable<string> {
   }
 
   /**
-   * Moves (renames) an object (h5py's `move`): every key below it is copied to the new
-   * name, then the old ones are deleted. Needs a store that can list keys.
+   * Moves (renames) an object (h5py's `move`), through `ZarrGroup.move`: every key below it
+   * is copied to the new name, then the old ones are deleted, and the root's consolidated
+   * metadata, if any, follows. Needs a store that can list keys.
    * @throws NotFoundError (no source, or no parent group at the destination),
    *   NameExistsError (destination taken), H5ValueError (the root, or into itself), FileModeError
    */
@@ -526,13 +518,7 @@ export class Group implements AsyncIterable<string> {
       );
     }
     await this.checkDestination(to, dest, "move to", this.file.store, this.file);
-    const store = this.file.store as Readable & Writable;
-    // A copy of the same format keeps the metadata as it is and the stored chunks as bytes;
-    // a group below that held consolidated metadata holds it again at the new place.
-    const node = await this.get(source);
-    await copyNode(zarrNodeOf(node), store, { path: to });
-    await store.deletePrefix(prefixOf(from));
-    await this.file.syncConsolidated("rescan");
+    await this.file.zarrGroup.move(from, to);
   }
 
   /**
@@ -584,7 +570,8 @@ export class Group implements AsyncIterable<string> {
   }
 
   /**
-   * Deletes an object and everything below it (h5py's `del group[name]`).
+   * Deletes an object and everything below it (h5py's `del group[name]`), through
+   * `ZarrGroup.delete`, which keeps the root's consolidated metadata, if any, in step.
    * @throws NotFoundError when there is none; H5ValueError for the root; FileModeError
    */
   async delete(name: string): Promise<void> {
@@ -598,8 +585,7 @@ export class Group implements AsyncIterable<string> {
         `Couldn't delete link (${JSON.stringify(name)} doesn't exist)`,
       );
     }
-    await (this.file.store as Readable & Writable).deletePrefix(prefixOf(path));
-    await this.file.syncConsolidated({ removed: [path] });
+    await this.file.zarrGroup.delete(path);
   }
 
   /** Like h5py's repr: `<Zarr h5 group "/a">`. */
@@ -615,6 +601,11 @@ function reshape(value: ArrayData | number | bigint | boolean, shape: number[]):
   const nd = value as NdValue;
   if (nd.stride) throw new H5ValueError("Cannot reshape strided data; pass it in C order");
   return { data: nd.data, shape };
+}
+
+/** h5py's error for an object of the other kind where one was required. */
+function incompatible(kind: "Dataset" | "Group", name: string): H5TypeError {
+  return new H5TypeError(`Incompatible object (${kind}) already exists at ${JSON.stringify(name)}`);
 }
 
 /** The node of the array package under an h5 object. */
