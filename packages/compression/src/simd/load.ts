@@ -60,7 +60,8 @@ async function instantiate(): Promise<SimdKernels | undefined> {
   return simdKernelsOf(instance);
 }
 
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+/** The bytes of base64 `text` (the committed WebAssembly modules are held in base64). */
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

@@ -1,0 +1,72 @@
+// zfp's WebAssembly module (see wasm/build-zfp.sh): instantiated once per thread on first use.
+// Its memory grows to the largest chunk it has seen and is reused for every later call.
+import { fromBase64 } from "../simd/load.js";
+import { wasmApi } from "../simd/wasm-api.js";
+
+/** The module's exports (see wasm/zfp-glue.c). */
+export interface ZfpExports {
+  readonly memory: { readonly buffer: ArrayBuffer };
+  zfpz_malloc(size: number): number;
+  zfpz_free(pointer: number): void;
+  zfpz_info(): number;
+  zfpz_encoded(): number;
+  zfpz_encoded_size(): number;
+  zfpz_release(): void;
+  zfpz_encode(
+    src: number,
+    type: number,
+    dims: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    nw: number,
+    header: number,
+    mode: number,
+    real: number,
+    minbits: number,
+    maxbits: number,
+    maxprec: number,
+    minexp: number,
+    rateType: number,
+    rateDims: number,
+  ): number;
+  zfpz_decode(
+    src: number,
+    size: number,
+    dst: number,
+    type: number,
+    dims: number,
+    nx: number,
+    ny: number,
+    nz: number,
+    nw: number,
+    header: number,
+    mode: number,
+    real: number,
+    minbits: number,
+    maxbits: number,
+    maxprec: number,
+    minexp: number,
+    rateType: number,
+    rateDims: number,
+  ): number;
+}
+
+let loading: Promise<ZfpExports> | undefined;
+
+/** The module, instantiated once; a failed load is tried again next time. */
+export function loadZfpModule(): Promise<ZfpExports> {
+  loading ??= instantiate().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+async function instantiate(): Promise<ZfpExports> {
+  const api = wasmApi();
+  if (!api) throw new Error("zfp needs WebAssembly, which this JavaScript engine lacks");
+  const { ZFP_WASM } = await import("./zfp-wasm.js");
+  const { instance } = await api.instantiate(fromBase64(ZFP_WASM));
+  return instance.exports as unknown as ZfpExports;
+}
