@@ -19,8 +19,9 @@ import {
   type Writable,
 } from "@z/store-core";
 import { FsStore } from "@z/store-fs";
+import { HttpStore } from "@z/store-http";
 import { MemoryStore } from "@z/store-memory";
-import { tempDir } from "@z/test-utils";
+import { startTestHttpServer, tempDir } from "@z/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 
 /**
@@ -351,5 +352,25 @@ describe("stores that cannot write or list", () => {
     await expect(root.delete("a")).rejects.toThrow(UnsupportedOperationError);
     await expect(root.delete("a")).rejects.toThrow(/cannot list keys/);
     expect(await snapshot(inner)).toEqual(before);
+  });
+
+  it("over a writable HttpStore, which cannot list, move and delete are refused, nothing written", async () => {
+    const dir = `${sandbox.dir}/http`;
+    const disk = new FsStore(`${dir}/g.zarr`, { fsync: false });
+    await sample(disk, 3);
+    const before = await snapshot(disk);
+    const server = await startTestHttpServer({ root: dir, writable: true });
+    try {
+      const store = new HttpStore(`${server.url}g.zarr`, { writable: true });
+      const root = await openGroup(store, { consolidated: false });
+      await expect(root.move("a", "b")).rejects.toThrow(UnsupportedOperationError);
+      await expect(root.delete("m")).rejects.toThrow(UnsupportedOperationError);
+      // Refused before the missing parent group would be created.
+      await expect(root.move("a", "new/b")).rejects.toThrow(UnsupportedOperationError);
+      expect(await snapshot(disk)).toEqual(before);
+      expect(server.requests.every((r) => r.method === "GET" || r.method === "HEAD")).toBe(true);
+    } finally {
+      await server.stop();
+    }
   });
 });

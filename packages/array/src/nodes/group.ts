@@ -518,8 +518,8 @@ export class ZarrGroup {
     const store = this.writableStore("move members of");
     const from = normalizePath(source);
     const to = normalizePath(dest);
-    const { moveNode, refuseMoveInto } = await loadNodeEdits();
-    refuseMoveInto(this.childPath(from), this.childPath(to));
+    const { checkMove, moveNode } = await loadNodeEdits();
+    checkMove(store, this.childPath(from), this.childPath(to));
     const node = await this.storedNode(from, options.signal);
     const there = await this.storedNode(to, options.signal).catch((error: unknown) => {
       if (error instanceof NotFoundError) return undefined;

@@ -44,14 +44,21 @@ function depthOf(key: string): number {
 }
 
 /**
- * Refuses a move onto the node itself or below it (its deletion would take the copy along).
- * @throws NodeError
+ * Refuses, before anything is written, a move that cannot work: onto the node itself or below
+ * it (deleting the source would take the copy along), or in a store that cannot list the keys
+ * to move.
+ * @throws NodeError; UnsupportedOperationError
  */
-export function refuseMoveInto(from: string, destination: string): void {
+export function checkMove(store: Readable, from: string, destination: string): void {
   if (destination === from || destination.startsWith(prefixOf(from))) {
     throw new NodeError(`Cannot move /${from} to /${destination}: that is the node or below it`, {
       path: from,
     });
+  }
+  if (!isListable(store)) {
+    throw new UnsupportedOperationError(
+      `Cannot move /${from}: the store cannot list keys, so the keys below the node are unknown`,
+    );
   }
 }
 
@@ -93,12 +100,7 @@ export async function moveNode(
   const { signal } = options;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const from = source.path;
-  refuseMoveInto(from, destination);
-  if (!isListable(store)) {
-    throw new UnsupportedOperationError(
-      `Cannot move /${from}: the store cannot list keys, so the keys below the node are unknown`,
-    );
-  }
+  checkMove(store, from, destination);
   const keys: string[] = [];
   for await (const key of (store as Readable & Listable).listPrefix(prefixOf(from))) {
     throwIfAborted(signal);
