@@ -7,6 +7,7 @@ declare module "@z/errors" {
     ContainsArrayError: ContainsArrayError;
     ContainsGroupError: ContainsGroupError;
     MixedFormatsError: MixedFormatsError;
+    NotEmptyError: NotEmptyError;
     ValueShapeError: ValueShapeError;
     ShapeMismatchError: ShapeMismatchError;
     DataTypeMismatchError: DataTypeMismatchError;
@@ -59,6 +60,27 @@ export class ContainsGroupError extends NodeError {
     super(`A group already exists at ${JSON.stringify(`/${path}`)}${hint ? `: ${hint}` : ""}`, {
       path,
     });
+  }
+}
+
+/**
+ * Something is stored at a path where mode `"w-"` was to create a node: keys that are not a
+ * node's metadata (a node there is a {@link ContainsArrayError} or {@link ContainsGroupError}).
+ * @category Errors
+ */
+export class NotEmptyError extends NodeError {
+  static {
+    nameErrorClass(NotEmptyError, "NotEmptyError");
+  }
+  /** The path where the node was to be created. */
+  declare readonly path: string;
+  /** A key found under it. */
+  declare readonly key: string;
+  constructor(path: string, key: string) {
+    super(
+      `Cannot create a node at ${JSON.stringify(`/${path}`)} with mode "w-": the store holds ${JSON.stringify(key)} there; use mode "w" to replace it`,
+      { path, key },
+    );
   }
 }
 

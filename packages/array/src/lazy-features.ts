@@ -36,3 +36,9 @@ export const loadPartialReads = () => import("./io/partial-reads.js");
 
 /** The logging proxy of stores, when the `store` namespace logs. */
 export const loadStoreLogging = () => import("./logging/logging-proxy.js");
+
+/** Counting the stored chunks of an array (`nchunksInitialized`), which lists the store. */
+export const loadStoredChunks = () => import("./nodes/stored-chunks.js");
+
+/** Creating nodes, for the modes of `open` that create (`"a"`, `"w"`, `"w-"`). */
+export const loadNodeCreation = () => import("./write/create-nodes.js");

@@ -9,7 +9,7 @@ import {
   type OrthogonalItem,
   slice,
 } from "@z/indexing";
-import type { ArrayMetadata, DataType, JsonObject } from "@z/metadata";
+import type { ArrayMetadata, DataType, JsonObject, NamedConfig } from "@z/metadata";
 import { checkAttributes } from "@z/metadata";
 import type { Chunk, Container } from "@z/ndarray";
 import { product } from "@z/ndarray";
@@ -22,12 +22,14 @@ import { ValueShapeError } from "../errors.js";
 import type { AnySelection } from "../io/any-selection.js";
 import { ArrayChunks } from "../io/array-chunks.js";
 import { type ReadOptions, readSelection, type SelectionOptions } from "../io/selection-io.js";
-import { loadSelectionIndexers, loadWritePath } from "../lazy-features.js";
+import { loadSelectionIndexers, loadStoredChunks, loadWritePath } from "../lazy-features.js";
 import { loggedAccess } from "../logging/node-logging.js";
 import type { MetadataChange } from "../write/metadata-update.js";
 import type { NdValue, SetValue } from "../write/values.js";
+import { codecRoles, type NumcodecsConfig } from "./codec-roles.js";
 import { type ArrayInfo, arrayInfo } from "./info.js";
 import type { NodeMetadata } from "./node-documents.js";
+import { nodeReadOnlyError, storeIsReadOnly } from "./open-mode.js";
 
 /** How an array object was opened. */
 export interface ArrayState {
@@ -98,7 +100,7 @@ export class ZarrArray<C extends Container = Container> {
     change: MetadataChange,
     options: { signal?: AbortSignal } = {},
   ): Promise<void> {
-    const store = this.writableStore();
+    const store = this.writableStore("update the metadata of");
     const { updateHolderEntry, updateNodeMetadata } = await loadWritePath();
     const current: NodeMetadata = { kind: "array", metadata: this.metadata };
     const stored = await updateNodeMetadata(store, this.path, current, change, options);
@@ -408,7 +410,7 @@ export class ZarrArray<C extends Container = Container> {
     shape: readonly number[],
     options: { signal?: AbortSignal; concurrency?: number } = {},
   ): Promise<this> {
-    this.writableStore();
+    this.writableStore("resize");
     const { checkNewShape, shrinkChunks } = await loadWritePath();
     const next = checkNewShape(shape, this.ndim);
     this.metadata.chunkGrid.checkArrayShape(next, `resize of /${this.path}`);
@@ -427,6 +429,7 @@ export class ZarrArray<C extends Container = Container> {
    * @throws ValueShapeError when the value's other extents do not match the array's
    */
   async append(value: NdValue, axis = 0, options?: SelectionOptions): Promise<number[]> {
+    this.writableStore("append to");
     const shape = this.shape;
     if (typeof value !== "object" || value === null || !Array.isArray(value.shape)) {
       throw new ValueShapeError(
@@ -475,6 +478,82 @@ export class ZarrArray<C extends Container = Container> {
     return shardingOf(this.metadata) ? [...(grid.chunkShape ?? grid.maxChunkShape)] : undefined;
   }
 
+  /**
+   * Whether writes through this array fail with `ReadOnlyError`: it was opened with mode `"r"`
+   * (or from a group opened so), or its store cannot be written (an `HttpStore` without
+   * `writable`, a `ReadOnlyStore`, an `FsStore` opened `readOnly`).
+   */
+  get readOnly(): boolean {
+    return storeIsReadOnly(this.store);
+  }
+
+  /**
+   * The number of chunks along each axis; for a sharded array, of inner chunks across the whole
+   * array (zarr-python's `cdata_shape`).
+   */
+  get cdataShape(): number[] {
+    const sharding = shardingOf(this.metadata);
+    const { shape, chunkGrid } = this.metadata;
+    if (!sharding) return chunkGrid.gridShape(shape);
+    return shape.map((n, i) => Math.ceil(n / sharding.chunkShape[i]));
+  }
+
+  /**
+   * The number of chunks in the grid: for a sharded array, of inner chunks (more than the
+   * stored objects), as zarr-python's `nchunks`.
+   */
+  get nchunks(): number {
+    return product(this.cdataShape);
+  }
+
+  /**
+   * The number of chunks stored, as zarr-python's `nchunks_initialized`: the objects under the
+   * array's prefix whose keys are chunk keys of the grid, counted by listing the store. A
+   * stored shard counts for all the inner chunks it may hold.
+   * @example
+   * ```ts
+   * const arr = await createArray(store, { shape: [10], chunks: [2], dtype: "int8" });
+   * await arr.set([slice(0, 5)], 1);
+   * await arr.nchunksInitialized(); // 3
+   * ```
+   * @throws UnsupportedOperationError when the store cannot list keys (an `HttpStore`)
+   */
+  async nchunksInitialized(options: { signal?: AbortSignal } = {}): Promise<number> {
+    const { countStoredChunks } = await loadStoredChunks();
+    return countStoredChunks(this.store, this.path, this.metadata, options.signal);
+  }
+
+  /**
+   * The array-to-array codecs (v3, as `{name, configuration}`) or numcodecs filters (v2, as
+   * `{id, ...}`), in encode order; a sharded array's are its inner chunks' (zarr-python's
+   * `filters`).
+   */
+  get filters(): NamedConfig[] | NumcodecsConfig[] {
+    return codecRoles(this.metadata, this.access.runner.pipeline).filters;
+  }
+
+  /**
+   * The array-to-bytes codec (v3; a sharded array's inner one), or undefined for v2
+   * (zarr-python's `serializer`).
+   */
+  get serializer(): NamedConfig | undefined {
+    return codecRoles(this.metadata, this.access.runner.pipeline).serializer;
+  }
+
+  /**
+   * The bytes-to-bytes codecs (v3, as `{name, configuration}`; a sharded array's are its inner
+   * chunks'), or the numcodecs compressor in a list of at most one (v2), as zarr-python's
+   * `compressors`.
+   * @example
+   * ```ts
+   * const arr = await createArray(store, { shape: [100], dtype: "float32", compressors: [{ name: "gzip", configuration: { level: 5 } }] });
+   * arr.compressors; // [{ name: "gzip", configuration: { level: 5 }, mustUnderstand: true }]
+   * ```
+   */
+  get compressors(): NamedConfig[] | NumcodecsConfig[] {
+    return codecRoles(this.metadata, this.access.runner.pipeline).compressors;
+  }
+
   /** A summary of the array, printable with `String(arr.info)`. */
   get info(): ArrayInfo {
     return arrayInfo(this);
@@ -501,9 +580,10 @@ export class ZarrArray<C extends Container = Container> {
     return `<ZarrArray v${this.zarrFormat} /${this.path} shape=[${this.shape}] dtype=${this.dtype} chunks=[${this.chunks}]>`;
   }
 
-  private writableStore(): Readable & Writable {
+  private writableStore(action = "write to"): Readable & Writable {
     if (!isWritable(this.store))
-      throw notWritableError(this.store, joinKey(this.path, "") || "/", "write to");
+      throw notWritableError(this.store, joinKey(this.path, "") || "/", action);
+    if (storeIsReadOnly(this.store)) throw nodeReadOnlyError(this.store, this.path, action);
     return this.store;
   }
 }

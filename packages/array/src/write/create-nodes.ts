@@ -1,5 +1,5 @@
 import type { JsonObject } from "@z/metadata";
-import { normalizePath, type StoreLike } from "@z/store-core";
+import { normalizePath, type Readable, type StoreLike } from "@z/store-core";
 import type { ArrayOptions } from "../create/array-metadata-builder.js";
 import type { ContainerOf } from "../create/container-types.js";
 import { checkOptionsObject } from "../create/option-checks.js";
@@ -7,6 +7,8 @@ import { enterStore } from "../logging/store-logging-scope.js";
 import type { ZarrArray } from "../nodes/array.js";
 import { nodeFromMetadata, type ZarrGroup } from "../nodes/group.js";
 import type { NodeMetadata } from "../nodes/node-documents.js";
+import { type AccessMode, storeForMode } from "../nodes/open-mode.js";
+import { prepareModeTarget } from "./mode-targets.js";
 import { type HierarchyOptions, type NodeSpec, writeNodes } from "./write-nodes.js";
 
 // The public ways to create nodes: createArray, createGroup and createHierarchy, over
@@ -18,6 +20,13 @@ export interface CreateNodeOptions {
   path?: string;
   /** Replace a node that exists there (its whole subtree is deleted first). */
   overwrite?: boolean;
+  /**
+   * zarr-python's `mode` (see {@link AccessMode}): `"w"` replaces whatever is at the path
+   * (everything stored under it is deleted), `"w-"` refuses to create where anything is stored
+   * (a node or other keys), `"a"` and `"r+"` (the default) refuse an existing node unless
+   * `overwrite`, `"r"` refuses with `ReadOnlyError`.
+   */
+  mode?: AccessMode;
   /** Abort the writes. */
   signal?: AbortSignal;
 }
@@ -50,7 +59,15 @@ export async function createNodes(
   specs: Iterable<readonly [string, NodeSpec]>,
   options: HierarchyOptions = {},
 ): Promise<CreatedNodes> {
-  const s = await enterStore(store);
+  return createNodesIn(await enterStore(store), specs, options);
+}
+
+/** {@link createNodes} in a store already entered (see `enterStore`). */
+async function createNodesIn(
+  s: Readable,
+  specs: Iterable<readonly [string, NodeSpec]>,
+  options: HierarchyOptions,
+): Promise<CreatedNodes> {
   const { written, requested, arrays } = await writeNodes(s, specs, options);
   const nodes = new Map<string, ZarrArray | ZarrGroup>();
   for (const [path, node] of written)
@@ -67,8 +84,9 @@ export async function createNodes(
  * ```ts
  * const arr = await createArray(new Map(), { shape: [512, 512], chunks: [64, 64], dtype: "uint16" });
  * ```
- * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`),
- *   MetadataError, UnknownCodecError, UnknownDataTypeError, ReadOnlyError
+ * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`;
+ *   with mode `"w-"`, NotEmptyError when other keys are stored there), MetadataError,
+ *   UnknownCodecError, UnknownDataTypeError, ReadOnlyError
  * @category Open and create
  */
 export async function createArray<D extends string>(
@@ -84,14 +102,32 @@ export async function createArray(
   options: ArrayOptions & CreateNodeOptions,
 ): Promise<ZarrArray> {
   checkOptionsObject(options, "createArray");
+  const { mode, overwrite, signal, ...spec } = options;
   const path = normalizePath(options.path);
-  const created = await createNodes(store, [[path, { ...options, kind: "array" }]], options);
-  return created.nodes.get(path) as ZarrArray;
+  const s = await enterStore(store);
+  return (await createNodeWithMode(s, path, { ...spec, kind: "array" }, options)) as ZarrArray;
+}
+
+/**
+ * Creates one node as `mode` says (see {@link CreateNodeOptions.mode}) in a store already
+ * entered (see `enterStore`): the path is cleared or checked first, then the node is written.
+ */
+export async function createNodeWithMode(
+  entered: Readable,
+  path: string,
+  spec: NodeSpec,
+  options: CreateNodeOptions,
+): Promise<ZarrArray | ZarrGroup> {
+  const s = storeForMode(entered, options.mode, path);
+  const overwrite = await prepareModeTarget(s, path, options.mode, options);
+  const created = await createNodesIn(s, [[path, spec]], { overwrite, signal: options.signal });
+  return created.nodes.get(path) as ZarrArray | ZarrGroup;
 }
 
 /**
  * Creates a group (and any missing parent groups).
- * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`)
+ * @throws ContainsArrayError / ContainsGroupError when a node exists (without `overwrite`);
+ *   with mode `"w-"`, NotEmptyError when other keys are stored there; ReadOnlyError
  * @example
  * ```ts
  * const root = await createGroup("data.zarr", { attributes: { title: "survey" } });
@@ -110,8 +146,7 @@ export async function createGroup(
     zarrFormat: options.zarrFormat,
     attributes: options.attributes,
   };
-  const created = await createNodes(store, [[path, spec]], options);
-  return created.nodes.get(path) as ZarrGroup;
+  return (await createNodeWithMode(await enterStore(store), path, spec, options)) as ZarrGroup;
 }
 
 /**

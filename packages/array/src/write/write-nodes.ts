@@ -29,6 +29,7 @@ import { enterStore } from "../logging/store-logging-scope.js";
 import { ZarrArray } from "../nodes/array.js";
 import { readNodeMetadata, writeManyDocuments } from "../nodes/metadata-io.js";
 import { type NodeMetadata, nodeMetadataDocuments } from "../nodes/node-documents.js";
+import { nodeReadOnlyError, storeIsReadOnly } from "../nodes/open-mode.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
 
 // Writing new nodes to a store, at the level of metadata: the shared path under createArray,
@@ -81,6 +82,8 @@ interface Planned {
 
 function writable(store: Readable, path: string): Readable & Writable {
   if (!isWritable(store)) throw notWritableError(store, `/${path}`, "create a node at");
+  // A read-only view has write methods that refuse: refused here, before any read.
+  if (storeIsReadOnly(store)) throw nodeReadOnlyError(store, path, "create a node at");
   return store;
 }
 
