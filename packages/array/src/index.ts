@@ -27,6 +27,7 @@ export * from "./io/concurrency.js";
 export type { ReadOptions, SelectionOptions } from "./io/selection-io.js";
 export * from "./logging/store-logging.js";
 export * from "./nodes/array.js";
+export type { NumcodecsConfig } from "./nodes/codec-roles.js";
 export {
   type EditOptions,
   Group,
@@ -42,6 +43,7 @@ export * from "./nodes/info.js";
 export * from "./nodes/info-rows.js";
 export type { NodeMetadata } from "./nodes/node-documents.js";
 export * from "./nodes/nodes.js";
+export type { AccessMode } from "./nodes/open-mode.js";
 export * from "./nodes/tree.js";
 export * from "./nodes/tree-summary.js";
 export * from "./nodes/unreadable-node.js";

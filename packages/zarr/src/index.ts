@@ -14,6 +14,7 @@
  */
 
 export {
+  type AccessMode,
   type AccessOptions,
   type AnySelection,
   type ArrayCopyChanges,
@@ -70,7 +71,10 @@ export {
   NodeError,
   type NodeMetadata,
   type NodeSpec,
+  NotEmptyError,
+  type NumcodecsConfig,
   type OpenArrayOptions,
+  type OpenGroupOptions,
   type OpenOptions,
   type Progress,
   planNodeCopy,
