@@ -3,6 +3,7 @@ import {
   isListable,
   isWritable,
   type JsonObject,
+  loadDataTypes,
   parseArrayMetadataV3,
   parseGroupMetadataV3,
   type Readable,
@@ -134,6 +135,8 @@ export async function migrateCommand(
       v3 ? "it is already a Zarr v3 hierarchy" : `no .zarray or .zgroup at the root of ${location}`,
     );
   }
+  // Checking the documents parses their data types, which load on first use.
+  await loadDataTypes();
   // Deepest first: children are written before their parents.
   const plan = nodes.map((node) => planNode(node, Boolean(options.overwrite))).reverse();
   const removed = options.removeV2Metadata ? nodes.flatMap((node) => node.v2Keys) : [];

@@ -82,7 +82,9 @@ async function compareArrays(
   // The data type by its v3 name, so a v2 "<i4" and a v3 "int32" are the same type.
   const sameShape = field(found, path, "shape", [...a.shape], [...b.shape]);
   field(found, path, "data_type", a.metadata.dataType.toV3(), b.metadata.dataType.toV3());
-  field(found, path, "fill_value", fillValueJson(a), fillValueJson(b));
+  // A v2 fill value of null means "none": it matches whatever the other array has.
+  const [fillA, fillB] = [fillValueJson(a), fillValueJson(b)];
+  if (fillA !== null && fillB !== null) field(found, path, "fill_value", fillA, fillB);
   field(found, path, "attributes", a.attrs, b.attrs);
   if (settings.metadataOnly || !sameShape) return;
   const values = await compareValues(a, b, settings.tolerance, settings.limit);
