@@ -25,6 +25,11 @@ export interface ValueComparison {
   maxAbsDifference: number | null;
 }
 
+/** The C-order position of an index in an array of `shape`. */
+function flatIndex(index: readonly number[], shape: readonly number[]): number {
+  return index.reduce((acc, x, axis) => acc * shape[axis] + x, 0);
+}
+
 /**
  * Compares two arrays of one shape element by element, block by block (see {@link blockShape}),
  * so at most one block of each is in memory whatever their chunking or format.
@@ -39,6 +44,7 @@ export async function compareValues(
   const result: ValueComparison = { compared: 0, differing: 0, first: [], maxAbsDifference: null };
   const typeA = a.metadata.dataType;
   const typeB = b.metadata.dataType;
+  const kept: { at: number; difference: ElementDifference }[] = [];
   for (const block of blocksOf(a.shape, blockShape(a))) {
     const selection = blockSelection(block);
     const [chunkA, chunkB] = await Promise.all([a.get(selection), b.get(selection)]);
@@ -52,14 +58,22 @@ export async function compareValues(
       const d = absoluteDifference(va, vb);
       if (d !== undefined && (result.maxAbsDifference === null || d > result.maxAbsDifference))
         result.maxAbsDifference = d;
-      if (result.first.length < limit) {
-        result.first.push({
-          index: indexInBlock(block, i),
-          a: JSON.parse(jsonText(typeA.toJsonElement(va))),
-          b: JSON.parse(jsonText(typeB.toJsonElement(vb))),
-        });
-      }
+      // Blocks are not in the arrays' C order (a block spans several rows): keep the
+      // `limit` differences that come first in C order, whichever block they are in.
+      const index = indexInBlock(block, i);
+      const at = flatIndex(index, a.shape);
+      const full = kept.length === limit;
+      if (limit === 0 || (full && at > kept[kept.length - 1].at)) continue;
+      const difference = {
+        index,
+        a: JSON.parse(jsonText(typeA.toJsonElement(va))),
+        b: JSON.parse(jsonText(typeB.toJsonElement(vb))),
+      };
+      const position = kept.findIndex((k) => k.at > at);
+      kept.splice(position < 0 ? kept.length : position, 0, { at, difference });
+      if (kept.length > limit) kept.pop();
     }
   }
+  result.first = kept.map((k) => k.difference);
   return result;
 }
