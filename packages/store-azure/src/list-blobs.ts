@@ -2,6 +2,8 @@
 export interface BlobListPage {
   /** Names of the blobs on the page. */
   names: string[];
+  /** The size in bytes of each blob of `names` (its `Content-Length`), in the same order. */
+  sizes: number[];
   /** Names of the virtual directories (`BlobPrefix`), ending in the delimiter. */
   prefixes: string[];
   /** The marker of the next page; undefined on the last page. */
@@ -35,19 +37,26 @@ function nameIn(fragment: string): string | undefined {
 }
 
 /**
- * Reads one page of a List Blobs (`comp=list`) XML answer: blob names, `BlobPrefix` names and
+ * Reads one page of a List Blobs (`comp=list`) XML answer: blob names and sizes, `BlobPrefix` names and
  * `NextMarker`. A small scanner rather than an XML library: the answer's shape is fixed, and
  * Node has no DOMParser.
  */
 export function parseBlobList(xml: string): BlobListPage {
   const names: string[] = [];
+  const sizes: number[] = [];
   const prefixes: string[] = [];
   for (const match of xml.matchAll(/<(Blob|BlobPrefix)>([\s\S]*?)<\/\1>/g)) {
     const name = nameIn(match[2]);
     if (name === undefined) continue;
-    (match[1] === "Blob" ? names : prefixes).push(name);
+    if (match[1] === "BlobPrefix") {
+      prefixes.push(name);
+      continue;
+    }
+    names.push(name);
+    const length = /<Content-Length>\s*(\d+)\s*<\/Content-Length>/.exec(match[2]);
+    sizes.push(length ? Number(length[1]) : 0);
   }
   const marker = /<NextMarker>([^<]*)<\/NextMarker>/.exec(xml);
   const nextMarker = marker && marker[1] !== "" ? decodeXmlText(marker[1]) : undefined;
-  return { names, prefixes, nextMarker };
+  return { names, sizes, prefixes, nextMarker };
 }

@@ -110,7 +110,7 @@ describe("parseBlobList", () => {
     s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   const name = fc.string({ minLength: 1, maxLength: 12, unit: "grapheme" });
 
-  test("recovers every blob name, prefix and marker of a List Blobs answer", () => {
+  test("recovers every blob name, size, prefix and marker of a List Blobs answer", () => {
     fc.assert(
       fc.property(
         fc.array(name, { maxLength: 6 }),
@@ -121,8 +121,8 @@ describe("parseBlobList", () => {
             '<?xml version="1.0" encoding="utf-8"?><EnumerationResults ContainerName="c"><Prefix>p</Prefix><Blobs>' +
             names
               .map(
-                (n) =>
-                  `<Blob><Name>${escapeXml(n)}</Name><Properties><Etag>"0x1"</Etag></Properties></Blob>`,
+                (n, i) =>
+                  `<Blob><Name>${escapeXml(n)}</Name><Properties><Etag>"0x1"</Etag><Content-Length>${i * 1000 + n.length}</Content-Length></Properties></Blob>`,
               )
               .join("") +
             prefixes
@@ -131,6 +131,7 @@ describe("parseBlobList", () => {
             `</Blobs><NextMarker>${marker === undefined ? "" : escapeXml(marker)}</NextMarker></EnumerationResults>`;
           expect(parseBlobList(xml)).toEqual({
             names,
+            sizes: names.map((n, i) => i * 1000 + n.length),
             prefixes: prefixes.map((p) => `${p}/`),
             nextMarker: marker,
           });

@@ -1,16 +1,16 @@
 import { mapBounded } from "./bounded-map.js";
 import { UnsupportedOperationError } from "./errors.js";
-import type { ByteRange } from "./range.js";
+import { type ByteRange, sliceRange } from "./range.js";
+import { getRangesOf } from "./ranges-of.js";
 import type { KeyRange, PartialReadOptions, PartialWrite, Readable, Writable } from "./store.js";
-
-const WHOLE: ByteRange = { offset: 0 };
 
 /**
  * Reads byte ranges of several keys from any store (zarr-python's `get_partial_values`): one
  * entry per request, in order, `undefined` where the key does not exist. Uses the store's own
- * `getPartialValues` when it has one; otherwise the requests of one key go to its `getRanges`
- * together (one batched read where the store can) or to one ranged `get` each, with at most
- * `concurrency` (default 10) reads in flight.
+ * `getPartialValues` when it has one; otherwise the requests of one key go together to its
+ * `getRanges` (one batched read where the store can) or to one ranged `get` each, or to one
+ * whole read when one of them asks for the whole value, with at most `concurrency` (default
+ * 10) keys read at once.
  * @example
  * ```ts
  * const [header, tail] = await getPartialValuesOf(store, [
@@ -28,17 +28,17 @@ export function getPartialValuesOf(
   return readPartialValues(store, requests, options);
 }
 
-/** {@link getPartialValuesOf} built from `getRanges` or `get`: the fallback of every store. */
+/**
+ * {@link getPartialValuesOf} built from `get` and `getRanges`: the fallback of every store. The
+ * requests of one key are served together: by one whole read, sliced, when any of them asks for
+ * the whole value; otherwise by the store's `getRanges` (or one ranged `get` each).
+ */
 export async function readPartialValues(
   store: Readable,
   requests: readonly KeyRange[],
   options?: PartialReadOptions,
 ): Promise<(Uint8Array | undefined)[]> {
   const signal = options?.signal;
-  const getRanges = store.getRanges;
-  if (!getRanges) {
-    return mapBounded(requests, ({ key, range }) => store.get(key, { range, signal }), options);
-  }
   const byKey = new Map<string, number[]>();
   requests.forEach(({ key }, i) => {
     const indices = byKey.get(key);
@@ -49,8 +49,15 @@ export async function readPartialValues(
   await mapBounded(
     [...byKey],
     async ([key, indices]) => {
-      const ranges = indices.map((i) => requests[i].range ?? WHOLE);
-      const parts = await getRanges.call(store, key, ranges, { signal });
+      const ranges = indices.map((i) => requests[i].range);
+      if (ranges.some((range) => range === undefined)) {
+        const whole = await store.get(key, { signal });
+        indices.forEach((request, j) => {
+          out[request] = whole && sliceRange(whole, ranges[j]);
+        });
+        return;
+      }
+      const parts = await getRangesOf(store, key, ranges as ByteRange[], { signal });
       indices.forEach((request, j) => {
         out[request] = parts?.[j];
       });

@@ -9,6 +9,7 @@ import {
   ReadOnlyError,
   readEachRange,
   type SetOptions,
+  StoreBase,
   StoreError,
   sliceRange,
   throwIfAborted,
@@ -69,7 +70,7 @@ interface Outgoing {
  * ```
  * @category Stores
  */
-export class HttpStore implements Readable, Writable {
+export class HttpStore extends StoreBase implements Readable, Writable {
   /** The base URL, ending in `/` (query string removed; it is still sent with every request). */
   readonly url: string;
   readonly #query: string;
@@ -82,6 +83,7 @@ export class HttpStore implements Readable, Writable {
   readonly #warned = new Set<string>();
 
   constructor(url: string | URL, options: HttpStoreOptions = {}) {
+    super();
     const { base, query } = splitBaseUrl(url);
     this.url = base;
     this.#query = query;
@@ -138,14 +140,17 @@ export class HttpStore implements Readable, Writable {
 
   /** Whether a key exists: a HEAD request (a one-byte GET where HEAD is refused). */
   async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
-    return (await this.size(key, options)) !== undefined;
+    return (await this.getSize(key, options)) !== undefined;
   }
 
   /**
    * The size in bytes of a value, or undefined when the key is missing: a HEAD request for its
    * `Content-Length` (a one-byte range GET for its `Content-Range` where HEAD is refused).
    */
-  async size(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined> {
+  override async getSize(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<number | undefined> {
     checkRead(key, undefined, options?.signal);
     return this.#size(key, options?.signal);
   }
@@ -388,6 +393,11 @@ export class HttpStore implements Readable, Writable {
     key: string,
     options?: { signal?: AbortSignal },
   ) => Promise<VersionedValue | undefined>;
+
+  /** Whether writes were switched on (option `writable`). */
+  override get supportsWrites(): boolean {
+    return this.#options.writable;
+  }
 
   /** Whether the server was declared to honour `If-Match` / `If-None-Match` (option). */
   get conditionalWrites(): boolean {

@@ -60,6 +60,7 @@ describeStoreContract("HttpStore (PUT/DELETE writes)", (entries) => makeStore(en
     // (tested in http-store.test.ts); the random sessions draw deletePrefix steps too.
     "deletePrefix removes exactly the keys under the prefix",
     "deletePrefix of the root removes every key",
+    "clear removes every key",
     "random sessions of writes, deletes, reads and listings match MapStore",
   ],
 });

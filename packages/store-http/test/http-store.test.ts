@@ -133,10 +133,10 @@ describe("HttpStore reads", () => {
 
   it("size() and has() use HEAD, and a one-byte GET where HEAD is refused", async () => {
     const s = store();
-    expect(await s.size("data/v")).toBe(10_000);
-    expect(await s.size("data/missing")).toBeUndefined();
+    expect(await s.getSize("data/v")).toBe(10_000);
+    expect(await s.getSize("data/missing")).toBeUndefined();
     server.options.refuseHead = true;
-    expect(await s.size("data/v")).toBe(10_000);
+    expect(await s.getSize("data/v")).toBe(10_000);
     expect(await s.has("data/empty")).toBe(true);
     expect(await s.has("data/missing")).toBe(false);
     expect(requests()).toEqual([

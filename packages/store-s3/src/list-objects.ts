@@ -4,6 +4,8 @@ import { decodeXmlEntities, xmlElements, xmlText } from "./bucket-client.js";
 /** One page of a ListObjectsV2 answer: full object keys and common prefixes. */
 export interface ListPage {
   keys: string[];
+  /** The size in bytes of each object of `keys`, in the same order. */
+  sizes: number[];
   prefixes: string[];
   /** The continuation token of the next page; undefined on the last page. */
   next?: string;
@@ -19,9 +21,10 @@ export function parseListPage(xml: string): ListPage {
     const text = decodeXmlEntities(raw);
     return urlEncoded ? decodeURIComponent(text.replace(/\+/g, " ")) : text;
   };
-  const keys = xmlElements(xml, "Contents").map((contents) => {
+  const objects = xmlElements(xml, "Contents").flatMap((contents) => {
     const key = /<Key>([\s\S]*?)<\/Key>/.exec(contents);
-    return key ? name(key[1]!) : "";
+    const size = /<Size>\s*(\d+)\s*<\/Size>/.exec(contents);
+    return key && key[1] !== "" ? [{ key: name(key[1]!), size: size ? Number(size[1]) : 0 }] : [];
   });
   const prefixes = xmlElements(xml, "CommonPrefixes").flatMap((common) => {
     const prefix = /<Prefix>([\s\S]*?)<\/Prefix>/.exec(common);
@@ -29,7 +32,12 @@ export function parseListPage(xml: string): ListPage {
   });
   const truncated = xmlText(xml, "IsTruncated") === "true";
   const next = truncated ? xmlText(xml, "NextContinuationToken") : undefined;
-  return { keys: keys.filter((k) => k !== ""), prefixes, next };
+  return {
+    keys: objects.map((o) => o.key),
+    sizes: objects.map((o) => o.size),
+    prefixes,
+    next,
+  };
 }
 
 /**

@@ -2,12 +2,14 @@ import {
   type ByteRange,
   checkRangesRead,
   type DirListing,
+  folderPrefix,
   type GetOptions,
   type Listable,
   type Readable,
   ReadOnlyError,
   readEachRange,
   type SetOptions,
+  StoreBase,
   throwIfAborted,
   type VersionedValue,
   validateKey,
@@ -74,7 +76,7 @@ function withBareEtag(options: SetOptions | undefined): SetOptions | undefined {
  * ```
  * @category Stores
  */
-export class S3Store implements Readable, Writable, Listable {
+export class S3Store extends StoreBase implements Readable, Writable, Listable {
   /** The URL of the store's root (`<bucket URL>/<prefix>/`). */
   readonly url: string;
   /** The URL of the bucket, where listings and batch deletes go. */
@@ -98,6 +100,7 @@ export class S3Store implements Readable, Writable, Listable {
    *   `bucket` (and `prefix`) in the options
    */
   constructor(location: string | S3StoreOptions, options: S3StoreOptions = {}) {
+    super();
     const opts = typeof location === "string" ? options : location;
     this.#config = resolveS3Config(typeof location === "string" ? location : undefined, opts);
     this.url = this.#config.rootUrl;
@@ -145,6 +148,11 @@ export class S3Store implements Readable, Writable, Listable {
     return this.#config.writable;
   }
 
+  /** Whether writes are allowed (the `writable` option), under zarr-python's name. */
+  override get supportsWrites(): boolean {
+    return this.#config.writable;
+  }
+
   // ---- reads ----
 
   /**
@@ -173,7 +181,7 @@ export class S3Store implements Readable, Writable, Listable {
     suffix: number,
     signal: AbortSignal | undefined,
   ): Promise<Uint8Array | undefined> {
-    const size = await this.#http.size(key, { signal });
+    const size = await this.#http.getSize(key, { signal });
     if (size === undefined) return undefined;
     const start = Math.max(0, size - suffix);
     if (start === size) return new Uint8Array(0);
@@ -202,8 +210,27 @@ export class S3Store implements Readable, Writable, Listable {
   }
 
   /** An object's size in bytes (HEAD), undefined when it is missing. */
-  size(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined> {
-    return this.#http.size(key, options);
+  override getSize(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined> {
+    return this.#http.getSize(key, options);
+  }
+
+  /**
+   * The total size of the objects under `prefix` (`""`, `"a/b"` or `"a/b/"`), from the sizes
+   * the listing reports: one request per 1000 objects, no HEAD per object.
+   */
+  override async getSizePrefix(prefix = "", options?: { signal?: AbortSignal }): Promise<number> {
+    const folder = folderPrefix(prefix);
+    throwIfAborted(options?.signal);
+    let total = 0;
+    for await (const page of listPages(this.#bucket, this.prefix + folder, {
+      signal: options?.signal,
+      pageSize: this.#pageSize,
+    })) {
+      page.keys.forEach((key, i) => {
+        if (isStoreKey(key.slice(this.prefix.length))) total += page.sizes[i]!;
+      });
+    }
+    return total;
   }
 
   /**

@@ -27,7 +27,7 @@ describe("XML text", () => {
 });
 
 describe("ListObjectsV2 pages", () => {
-  test("url-encoded keys and prefixes are decoded; the continuation token is kept", () => {
+  test("url-encoded keys and prefixes are decoded, sizes read; the continuation token is kept", () => {
     const page = parseListPage(
       `<ListBucketResult><EncodingType>url</EncodingType><IsTruncated>true</IsTruncated>
         <Contents><Key>data.zarr/a+b%2Bc/%E1%88%B4</Key><Size>3</Size></Contents>
@@ -37,6 +37,7 @@ describe("ListObjectsV2 pages", () => {
     );
     expect(page).toEqual({
       keys: ["data.zarr/a b+c/ሴ", "data.zarr/x&y"],
+      sizes: [3, 0],
       prefixes: ["data.zarr/g h/"],
       next: "tok&en",
     });
@@ -46,6 +47,6 @@ describe("ListObjectsV2 pages", () => {
     const page = parseListPage(
       "<ListBucketResult><IsTruncated>false</IsTruncated><Contents><Key>a%20b&amp;c</Key></Contents></ListBucketResult>",
     );
-    expect(page).toEqual({ keys: ["a%20b&c"], prefixes: [], next: undefined });
+    expect(page).toEqual({ keys: ["a%20b&c"], sizes: [0], prefixes: [], next: undefined });
   });
 });

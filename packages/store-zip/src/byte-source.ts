@@ -75,20 +75,11 @@ export class MemoryArchive implements ByteSink, ByteSource {
   }
 }
 
-/** A store that can tell a value's size without reading it (`HttpStore` does, by HEAD). */
-interface SizedStore extends Readable {
-  size(key: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
-}
-
-function hasSize(store: Readable): store is SizedStore {
-  return typeof (store as Partial<SizedStore>).size === "function";
-}
-
 /**
  * A source over one value of a store, read by byte ranges: an archive behind an `HttpStore`
  * (`storeSource(new HttpStore("https://host/dir/"), "data.zarr.zip")`), or in any other store.
  * Opening an archive reads its tail with one suffix range; where the size is needed after all
- * (an archive with data before it), it comes from the store's `size(key)` when it has one
+ * (an archive with data before it), it comes from the store's `getSize(key)` when it has one
  * (HttpStore: a HEAD request), otherwise the value is read whole once and served from memory.
  */
 export function storeSource(store: Readable, key: string): ByteSource {
@@ -103,8 +94,8 @@ export function storeSource(store: Readable, key: string): ByteSource {
   };
   return {
     async size(options) {
-      if (!hasSize(store)) return (await readWhole(options?.signal)).length;
-      const size = await store.size(key, options);
+      if (!store.getSize) return (await readWhole(options?.signal)).length;
+      const size = await store.getSize(key, options);
       if (size === undefined) throw new NotFoundError(key, "archive");
       return size;
     },

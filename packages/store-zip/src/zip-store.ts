@@ -1,15 +1,18 @@
 import {
+  asyncDispose,
   type ByteRange,
   checkRangesRead,
   checkRead,
   type DirListing,
   type FullStore,
+  folderPrefix,
   type GetOptions,
   groupDirListing,
   normalizePath,
   type Readable,
   ReadOnlyError,
   type SetOptions,
+  StoreBase,
   throwIfAborted,
   validateKey,
   validatePrefix,
@@ -98,7 +101,7 @@ export function detectPrefix(names: Iterable<string>): string {
  * ```
  * @category Stores
  */
-export class ZipStore implements FullStore {
+export class ZipStore extends StoreBase implements FullStore {
   /** The folder inside the archive that is the store's root (`""` or ending in `/`). */
   readonly prefix: string;
   readonly #source: ByteSource;
@@ -117,6 +120,7 @@ export class ZipStore implements FullStore {
     writer?: ZipWriter;
     entries?: Map<string, ZipEntry>;
   }) {
+    super();
     this.prefix = parts.prefix;
     this.#source = parts.source;
     this.#reader = parts.reader;
@@ -181,6 +185,35 @@ export class ZipStore implements FullStore {
     // what reading it back opened.
     if (this.#writer && !this.#writer.closed) await this.#writer.close();
     else await this.#source.close?.();
+  }
+
+  /** Closes the store as {@link ZipStore.close} does, for `await using zip = ...`. */
+  override async [asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /** Whether `set` can succeed: an archive being written, not yet closed. */
+  override get supportsWrites(): boolean {
+    return this.#writer !== undefined && !this.#writer.closed;
+  }
+
+  /** A value's size from the central directory (its uncompressed size), with no read. */
+  override async getSize(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<number | undefined> {
+    validateKey(key);
+    throwIfAborted(options?.signal);
+    return this.#find(key)?.size;
+  }
+
+  /** The sum of the uncompressed sizes of the values under `prefix`, from the central directory. */
+  override async getSizePrefix(prefix = "", options?: { signal?: AbortSignal }): Promise<number> {
+    const folder = folderPrefix(prefix);
+    throwIfAborted(options?.signal);
+    let total = 0;
+    for (const key of this.#keys()) if (key.startsWith(folder)) total += this.#find(key)!.size;
+    return total;
   }
 
   #find(key: string): ZipEntry | undefined {
