@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 
+export * from "./config/config.js";
+export * from "./config/config-error.js";
 export * from "./consolidated/consolidate-metadata.js";
 export * from "./consolidated/consolidated-model.js";
 export * from "./consolidated/open-consolidated.js";

@@ -4,6 +4,8 @@
  * here change without a major version. Applications import `@z/codecs`.
  * @packageDocumentation
  */
+// The compression paths, for the process-wide configuration of @z/array.
+export { type CompressionPath, compressionPathAllowed, useCompressionPaths } from "@z/compression";
 export * from "./chunk-copy.js";
 export * from "./extensions/cast-value-options.js";
 export * from "./filters/quantize-bits.js";

@@ -30,6 +30,15 @@ export function getLogLevel(namespace: string): LogThreshold | undefined {
   return thresholds.get(namespace === "" ? ALL_NAMESPACES : namespace);
 }
 
+/**
+ * Every namespace's own setting (from {@link setLogLevel} or `ZARR_LOG`), `"*"` for the one
+ * that covers all: what `setLogLevel` calls would restore the configuration.
+ */
+export function logLevels(): Record<string, LogThreshold> {
+  ensureEnvironmentRead();
+  return Object.fromEntries(thresholds);
+}
+
 /** Turns every namespace off again and forgets every setting (the state at start-up without `ZARR_LOG`). */
 export function resetLogLevels(): void {
   markEnvironmentRead();

@@ -38,18 +38,18 @@ export type FromArrayOptions = LikeOptions & {
  * Creates an array whose elements all read as zero (a fill value of 0: nothing is written but
  * the metadata). As NumPy's `zeros` and zarr-python's `zeros`.
  */
-export function zeros(store: StoreLike, options: CreationOptions): Promise<ZarrArray> {
+export function zeros(store: StoreLike | string, options: CreationOptions): Promise<ZarrArray> {
   return createArray(store, zerosOptions(options));
 }
 
 /** Creates an array whose elements all read as one (the fill value). */
-export function ones(store: StoreLike, options: CreationOptions): Promise<ZarrArray> {
+export function ones(store: StoreLike | string, options: CreationOptions): Promise<ZarrArray> {
   return createArray(store, onesOptions(options));
 }
 
 /** Creates an array whose elements all read as `fillValue`. */
 export function full(
-  store: StoreLike,
+  store: StoreLike | string,
   options: CreationOptions & { fillValue: unknown },
 ): Promise<ZarrArray> {
   return createArray(store, fullOptions(options));
@@ -60,7 +60,7 @@ export function full(
  * (the data type's default, or the one given), so this is `full` with an optional fill value.
  */
 export function empty(
-  store: StoreLike,
+  store: StoreLike | string,
   options: CreationOptions & { fillValue?: unknown },
 ): Promise<ZarrArray> {
   return createArray(store, emptyOptions(options));
@@ -68,7 +68,7 @@ export function empty(
 
 /** An array of zeros with the shape, data type, chunks and codecs of `source` (see {@link LikeOptions}). */
 export function zerosLike(
-  store: StoreLike,
+  store: StoreLike | string,
   source: ArraySource,
   options: LikeOptions = {},
 ): Promise<ZarrArray> {
@@ -77,7 +77,7 @@ export function zerosLike(
 
 /** An array of ones like `source`. */
 export function onesLike(
-  store: StoreLike,
+  store: StoreLike | string,
   source: ArraySource,
   options: LikeOptions = {},
 ): Promise<ZarrArray> {
@@ -86,7 +86,7 @@ export function onesLike(
 
 /** An array filled with `options.fillValue` like `source`. */
 export function fullLike(
-  store: StoreLike,
+  store: StoreLike | string,
   source: ArraySource,
   options: LikeOptions & { fillValue: unknown },
 ): Promise<ZarrArray> {
@@ -95,7 +95,7 @@ export function fullLike(
 
 /** An uninitialised array like `source` (its elements read as the source's fill value). */
 export function emptyLike(
-  store: StoreLike,
+  store: StoreLike | string,
   source: ArraySource,
   options: LikeOptions = {},
 ): Promise<ZarrArray> {

@@ -1,7 +1,24 @@
 import { throwIfAborted } from "@z/store-core";
 
-/** The default number of chunks read or written at once. */
-export const DEFAULT_CONCURRENCY = 8;
+/**
+ * The number of chunks read or written, and of metadata documents read, at once when a call
+ * names none (8 unless changed). A live binding: {@link setDefaultConcurrency} and
+ * `config.set({ concurrency })` change it for the whole process.
+ */
+export let DEFAULT_CONCURRENCY = 8;
+
+/**
+ * Sets {@link DEFAULT_CONCURRENCY} for the whole process (calls that name a `concurrency` keep
+ * theirs); returns the value set before. `config.set({ concurrency })` does the same.
+ * @throws RangeError for a value that is not an integer >= 1
+ */
+export function setDefaultConcurrency(count: number): number {
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new RangeError(`The default concurrency must be an integer >= 1, got ${count}`);
+  const previous = DEFAULT_CONCURRENCY;
+  DEFAULT_CONCURRENCY = count;
+  return previous;
+}
 
 /**
  * Runs `task` for every item with at most `limit` tasks in flight, pulling items lazily (so a

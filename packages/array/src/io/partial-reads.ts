@@ -5,12 +5,11 @@ import type { ByteRangeSource, CodecPipeline, PartialDecoder, PartialIoOptions }
 import { locateError } from "@z/errors";
 import type { Chunk, TypedArray } from "@z/ndarray";
 import { ByteLruCache, CoalescingStore } from "@z/store-core";
+import { settings } from "../config/settings.js";
 import { writeEpoch } from "../write/key-lock.js";
 import type { ChunkGroup } from "./chunk-groups.js";
 import type { ChunkStore } from "./chunk-store.js";
 
-/** Bytes of partial decoders (shard indexes) kept in memory, most recently used first. */
-const INDEX_CACHE_BYTES = 16 << 20;
 /** Sub-chunks closer than this many bytes in a stored chunk are fetched with one request. */
 const COALESCE_GAP = 64 << 10;
 
@@ -29,7 +28,7 @@ export class PartialReads {
   private readonly decoders = new ByteLruCache<
     string,
     { decoder: PartialDecoder | null; epoch: number }
-  >(INDEX_CACHE_BYTES, (entry) => (entry.decoder?.heldBytes ?? 0) + 64);
+  >(settings.shardIndexCacheBytes, (entry) => (entry.decoder?.heldBytes ?? 0) + 64);
   /** Reads stored chunks by range, merging near ranges of one chunk into one request. */
   private readonly ranged: CoalescingStore;
 

@@ -16,6 +16,19 @@ export function chosenDecodePool(): ChunkDecodePool | false | undefined {
   return chosen;
 }
 
+/** What `setDefaultWorkerCount` chose; undefined: the machine's cores minus one. */
+let chosenCount: number | undefined;
+
+/** Records what `setDefaultWorkerCount` was given. */
+export function storeDefaultWorkerCount(count: number | undefined): void {
+  chosenCount = count;
+}
+
+/** What `setDefaultWorkerCount` was given last (undefined: nothing, or reset). */
+export function chosenWorkerCount(): number | undefined {
+  return chosenCount;
+}
+
 /**
  * The pool set with {@link setDefaultDecodePool}, if any (not the shared pool Node reads use
  * when none is set).

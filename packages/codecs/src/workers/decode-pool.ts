@@ -1,7 +1,11 @@
 import type { NamedConfig } from "@z/metadata";
 import type { Chunk, ChunkRegion, TypedArray } from "@z/ndarray";
 import type { ChunkSpec } from "../types.js";
-import { storeDefaultDecodePool } from "./decode-pool-default.js";
+import {
+  chosenWorkerCount,
+  storeDefaultDecodePool,
+  storeDefaultWorkerCount,
+} from "./decode-pool-default.js";
 
 /** Options of one {@link ChunkDecodePool.decode} call. */
 export interface PoolDecodeOptions {
@@ -105,8 +109,6 @@ export function setDefaultDecodePool(pool: ChunkDecodePool | false | undefined):
   storeDefaultDecodePool(pool);
 }
 
-let defaultSize: number | undefined;
-
 /**
  * Sets the number of workers new pools get when their options name none; `undefined` goes
  * back to the machine's cores minus one (at least one).
@@ -115,7 +117,7 @@ let defaultSize: number | undefined;
 export function setDefaultWorkerCount(count: number | undefined): void {
   if (count !== undefined && (!Number.isInteger(count) || count < 1))
     throw new RangeError(`The default worker count must be an integer >= 1, got ${count}`);
-  defaultSize = count;
+  storeDefaultWorkerCount(count);
 }
 
 /**
@@ -126,7 +128,8 @@ export function setDefaultWorkerCount(count: number | undefined): void {
  * @category Workers
  */
 export function defaultWorkerCount(cores?: number): number {
-  if (defaultSize !== undefined) return defaultSize;
+  const chosen = chosenWorkerCount();
+  if (chosen !== undefined) return chosen;
   const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
   const n = cores ?? nav?.hardwareConcurrency ?? 2;
   return Math.max(1, Math.floor(n) - 1);
