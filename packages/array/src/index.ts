@@ -20,6 +20,7 @@ export * from "./create/chunking.js";
 export type { CodecSpec } from "./create/codec-specs.js";
 export * from "./create/container-types.js";
 export * from "./create/data-type-check.js";
+export { NUMPY_TYPE_CODES, NUMPY_TYPE_NAMES } from "./create/numpy-dtype-aliases.js";
 export * from "./create/numpy-style-creation.js";
 export type { ArraySource, LikeOptions } from "./create/options-like.js";
 export * from "./errors.js";

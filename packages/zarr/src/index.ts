@@ -77,6 +77,8 @@ export {
   type NodeMetadata,
   type NodeSpec,
   NotEmptyError,
+  NUMPY_TYPE_CODES,
+  NUMPY_TYPE_NAMES,
   type NumcodecsConfig,
   type OpenArrayOptions,
   type OpenGroupOptions,

@@ -1,4 +1,5 @@
 import type { BoolArray, Container } from "@z/ndarray";
+import type { NUMPY_TYPE_CODES, NUMPY_TYPE_NAMES } from "./numpy-dtype-aliases.js";
 
 /** The container each built-in data type name reads into. */
 export interface ContainerByName {
@@ -38,5 +39,17 @@ export interface ContainerByName {
   bytes: Uint8Array[];
 }
 
-/** The container of a data type given by name; the general {@link Container} for others. */
-export type ContainerOf<D> = D extends keyof ContainerByName ? ContainerByName[D] : Container;
+/** The container of a Zarr v3 name; the general {@link Container} for others. */
+type ContainerOfName<N> = N extends keyof ContainerByName ? ContainerByName[N] : Container;
+
+/**
+ * The container of a data type given by name: a Zarr v3 name, a NumPy name (`"double"`) or
+ * type code (`"d"`, `"f8"`); the general {@link Container} for others.
+ */
+export type ContainerOf<D> = D extends keyof ContainerByName
+  ? ContainerByName[D]
+  : D extends keyof typeof NUMPY_TYPE_NAMES
+    ? ContainerOfName<(typeof NUMPY_TYPE_NAMES)[D]>
+    : D extends keyof typeof NUMPY_TYPE_CODES
+      ? ContainerOfName<(typeof NUMPY_TYPE_CODES)[D]>
+      : Container;
