@@ -1,6 +1,6 @@
-// The codecs of the zarr-extensions registry: reshape, cast_value, scale_offset, bitround (under
-// its registered name) and zfp (known, refused with the reason). Expected values come from the
-// spec's own examples, from NumPy, or from simple reference models.
+// The codecs of the zarr-extensions registry: reshape, cast_value, scale_offset and bitround
+// (under its registered name); zfp has its own tests (zfp.test.ts). Expected values come from
+// the spec's own examples, from NumPy, or from simple reference models.
 import {
   CastValueError,
   type ChunkSpec,
@@ -10,7 +10,6 @@ import {
   ReshapeCodec,
   resolveCodec,
   ScaleOffsetError,
-  UnknownCodecError,
 } from "@z/codecs";
 import {
   type DataType,
@@ -748,30 +747,6 @@ describe("bitround under its registered name", () => {
     expect(() => build("numcodecs.bitround", { keepbits: 3 }, spec("uint8", [10]))).toThrow(
       /numcodecs\.bitround: only float16, float32 and float64/,
     );
-  });
-});
-
-describe("zfp", () => {
-  it("is known but refused: the error says why", () => {
-    const attempt = () =>
-      resolveCodec(
-        { name: "zfp", configuration: { mode: "reversible" }, mustUnderstand: true },
-        { spec: spec("float32", [4]), zarrFormat: 3 },
-        "a/zarr.json",
-      );
-    expect(attempt).toThrow(UnknownCodecError);
-    expect(attempt).toThrow(
-      /Unsupported codec "zfp" in a\/zarr\.json\. zfp is a registered Zarr codec.*not supported in JavaScript/,
-    );
-    expect(
-      resolveCodec(
-        { name: "zfp", configuration: {}, mustUnderstand: false },
-        {
-          spec: spec("float32", [4]),
-          zarrFormat: 3,
-        },
-      ),
-    ).toBeUndefined();
   });
 });
 

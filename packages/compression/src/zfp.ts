@@ -194,12 +194,13 @@ export async function zfpCompress(
 /**
  * Decompresses a zfp stream into a C-order array of the field's type and shape. `mode` is the
  * mode the stream was written with, or `"header"` for a stream that starts with zfp's full
- * header (zfpy's streams), which must then describe exactly this field. The output is never
+ * header (zfpy's streams), which must then describe a field of this type and number of values
+ * (numcodecs' older releases had zfpy compress chunks flattened to one dimension). The output is never
  * larger than the field; a stream shorter than the decoder needs is an error, never a read
  * past its end.
  * @param into where to decode, a typed array of the field's type and element count
  * @throws DecompressionError for a stream that is truncated, corrupt, or whose header describes
- *   another field
+ *   another type or number of values
  * @throws RangeError for a shape zfp cannot compress or parameters zfp rejects
  */
 export async function zfpDecompress<T extends ZfpType>(

@@ -143,7 +143,8 @@ done:
 
 /*
  * Decompresses `size` bytes at `src` into `dst`, a contiguous field of the given type and
- * size. With `header`, the stream's header must describe exactly that field, and its mode
+ * size. With `header`, the stream's header must describe a field of that type and number of
+ * values (decoded in the header's shape, which C order makes the same values), and its mode
  * replaces the one given; otherwise the mode given is the one the stream was written with.
  * Returns the bytes of the stream the decoder used, or a negative error.
  */
@@ -181,8 +182,15 @@ int32_t zfpz_decode(const void* src, size_t size, void* dst, int32_t type, uint3
     info[2] = (int64_t)stored->ny;
     info[3] = (int64_t)stored->nz;
     info[4] = (int64_t)stored->nw;
-    int same = stored->type == field->type && stored->nx == field->nx &&
-               stored->ny == field->ny && stored->nz == field->nz && stored->nw == field->nw;
+    /* The same type and number of values: zfpy's older releases compressed chunks flattened. */
+    int same = stored->type == field->type &&
+               zfp_field_size(stored, NULL) == zfp_field_size(field, NULL);
+    if (same) {
+      field->nx = stored->nx;
+      field->ny = stored->ny;
+      field->nz = stored->nz;
+      field->nw = stored->nw;
+    }
     zfp_field_free(stored);
     stream_close(head_stream);
     zfp_stream_set_bit_stream(zfp, NULL);
