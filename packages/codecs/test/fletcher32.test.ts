@@ -1,11 +1,13 @@
 // numcodecs.fletcher32: the data, then its Fletcher-32 checksum as HDF5 computes it, 4 bytes
 // little-endian. Checked against HDF5's own filter (chunks written by h5py with
 // fletcher32=True, read raw) and against arrays zarr-python wrote with numcodecs.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { openArray } from "@z/array";
 import { type Checksum32Codec, ChecksumError, loadCodecs, resolveCodec } from "@z/codecs";
 import { resolveDataTypeV3 } from "@z/metadata";
-import { fixturePath, haveFixtures, havePython, runPython } from "@z/test-utils";
+import { FsStore } from "@z/store-fs";
+import { fixturePath, haveFixtures, havePython, runPython, tempDir } from "@z/test-utils";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -75,6 +77,97 @@ describe("numcodecs.fletcher32", () => {
     },
   );
 });
+
+/**
+ * The arrays' values as an independent reader computes them: each chunk's Fletcher-32 checked
+ * with a Python port of numcodecs' own function, then its data laid out by NumPy.
+ */
+const REFERENCE_SCRIPT = `
+import base64, json, os, sys, numpy as np
+def fletcher32(data):
+    sum1 = sum2 = 0
+    words = len(data) // 2
+    i = 0
+    while words:
+        t = min(words, 360)
+        words -= t
+        for _ in range(t):
+            sum1 += (data[i] << 8) | data[i + 1]
+            i += 2
+            sum2 += sum1
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16)
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16)
+    if len(data) % 2:
+        sum1 += data[i] << 8
+        sum2 += sum1
+        sum1 = (sum1 & 0xffff) + (sum1 >> 16)
+        sum2 = (sum2 & 0xffff) + (sum2 >> 16)
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16)
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16)
+    return (sum2 << 16) | sum1
+root, dtype, shape, chunks, v3 = json.load(sys.stdin)
+out = np.zeros(shape, dtype=dtype)
+grid = [range(0, s, c) for s, c in zip(shape, chunks)]
+for i in grid[0]:
+    for j in grid[1]:
+        ci, cj = i // chunks[0], j // chunks[1]
+        key = os.path.join(root, "c", str(ci), str(cj)) if v3 else os.path.join(root, f"{ci}.{cj}")
+        raw = open(key, "rb").read()
+        assert fletcher32(raw[:-4]) == int.from_bytes(raw[-4:], "little"), key
+        block = np.frombuffer(raw[:-4], dtype=dtype).reshape(chunks)
+        out[i:i + chunks[0], j:j + chunks[1]] = block[: shape[0] - i, : shape[1] - j]
+print(base64.b64encode(out.tobytes()).decode())
+`;
+
+const FIXTURE_ARRAYS = [
+  {
+    root: "external/zarrs-head/zarrs/tests/data/zarr_python_compat/fletcher32.zarr",
+    dtype: "<u2",
+    shape: [100, 100],
+    chunks: [50, 50],
+    v3: false,
+  },
+  {
+    root: "external/zarrs-head/zarrs/tests/data/v3_zarr_python/array_fletcher32.zarr",
+    dtype: "<f4",
+    shape: [10, 10],
+    chunks: [5, 5],
+    v3: true,
+  },
+];
+
+describe.runIf(haveFixtures("fletcher32 arrays") && havePython("fletcher32 arrays", ["numpy"]))(
+  "arrays zarr-python wrote with numcodecs.fletcher32",
+  () => {
+    it("read through the array API to the values of an independent reader", async () => {
+      for (const { root, dtype, shape, chunks, v3 } of FIXTURE_ARRAYS) {
+        const dir = fixturePath(root);
+        const { data } = await (await openArray(new FsStore(dir))).get();
+        const bytes = new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+        const expected = runPython(
+          REFERENCE_SCRIPT,
+          JSON.stringify([dir, dtype, shape, chunks, v3]),
+        ).trim();
+        expect(Buffer.from(bytes).toString("base64"), root).toBe(expected);
+      }
+    });
+
+    it("refuse a chunk with a changed byte with a ChecksumError naming its key", async () => {
+      const { dir, remove } = tempDir("fletcher32-");
+      try {
+        cpSync(fixturePath(FIXTURE_ARRAYS[0].root), dir, { recursive: true });
+        const chunk = readFileSync(`${dir}/1.0`);
+        chunk[10] ^= 4;
+        writeFileSync(`${dir}/1.0`, chunk);
+        const arr = await openArray(new FsStore(dir));
+        await expect(arr.get()).rejects.toThrow(ChecksumError);
+        await expect(arr.get()).rejects.toThrow(/1\.0/);
+      } finally {
+        remove();
+      }
+    });
+  },
+);
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
