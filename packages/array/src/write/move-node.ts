@@ -102,7 +102,7 @@ export async function moveNode(
   const from = source.path;
   checkMove(store, from, destination);
   const keys: string[] = [];
-  for await (const key of (store as Readable & Listable).listPrefix(prefixOf(from))) {
+  for await (const key of (store as Readable & Writable & Listable).listPrefix(prefixOf(from))) {
     throwIfAborted(signal);
     keys.push(key);
   }
