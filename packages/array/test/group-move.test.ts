@@ -158,6 +158,38 @@ describe.each(stores)("move and delete on %s", (_, makeStore) => {
       );
     });
 
+    it("move() to a name the source's name prefixes, and back", async () => {
+      const store = makeStore();
+      const root = await sample(store, zarrFormat);
+      const before = await snapshot(store);
+      await root.move("a", "ab");
+      expect(await snapshot(store)).toEqual(renamed(before, "a", "ab"));
+      await root.move("ab", "a");
+      expect(await snapshot(store)).toEqual(before);
+    });
+
+    it("an aborted move puts back what it wrote", async () => {
+      const store = makeStore();
+      const root = await sample(store, zarrFormat);
+      const before = await snapshot(store);
+      const stop = new AbortController();
+      let writes = 0;
+      const aborting = new Proxy(store, {
+        get(target, property) {
+          if (property === "set")
+            return (key: string, value: Uint8Array, options?: object) => {
+              if (++writes === 3) stop.abort();
+              return target.set(key, value, options);
+            };
+          const value = Reflect.get(target, property, target);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const moving = await openGroup(aborting);
+      await expect(moving.move("a", "r", { signal: stop.signal })).rejects.toThrow(/abort/i);
+      expect(await snapshot(store)).toEqual(before);
+    });
+
     it("delete() of a name that prefixes a sibling's leaves the sibling", async () => {
       const store = makeStore();
       const root = await createGroup(store, { zarrFormat });
