@@ -28,7 +28,12 @@ import {
   validateShape,
 } from "@z/metadata/internal";
 import { isZarrError } from "@z/store-core";
-import { type ChunksOption, chunkGridOption, shardGridOption } from "./chunk-grid-option.js";
+import {
+  type ChunksOption,
+  type ChunksShorthand,
+  chunkGridOption,
+  shardGridOption,
+} from "./chunk-grid-option.js";
 import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer } from "./codec-specs.js";
 import { resolveDtype } from "./dtype-option.js";
 import {
@@ -53,9 +58,10 @@ export interface ArrayOptions {
    * The chunk shape; by default chosen so a chunk holds about 1 MiB. With `shards`, the inner
    * chunk shape (the unit of reading), as in zarr-python. A list of edge lengths on an axis
    * (`[[10, 20, 5], 8]`; `[V, N]` in it is N chunks of length V) makes a `rectilinear` grid (v3),
-   * whose chunks are each stored at their own shape.
+   * whose chunks are each stored at their own shape. As in zarr-python, one number is the
+   * length along every axis (`chunks: 5`), `-1` a whole axis (`[-1, 10]`), `"auto"` the guess.
    */
-  chunks?: ChunksOption;
+  chunks?: ChunksOption | ChunksShorthand;
   /**
    * The chunk grid as metadata JSON (`{name, configuration}`), for grids of any registered
    * kind, e.g. `{name: "rectilinear", configuration: {kind: "inline", chunk_shapes: [[10, 20, 5], 8]}}`.

@@ -22,19 +22,50 @@ import { shown } from "./option-checks.js";
 export type ChunksOption = readonly (number | RectilinearAxisSpec)[];
 
 /**
+ * zarr-python's shorthands of the `chunks` option: one length for every axis (`5`), `-1` for
+ * one chunk over a whole axis (alone, or in a list: `[-1, 10]`), `"auto"` for the default guess.
+ */
+export type ChunksShorthand = number | "auto";
+
+/**
+ * The `chunks` option with zarr-python's shorthands expanded to one entry per axis (or
+ * undefined for the guess).
+ * @throws MetadataError for a single length that is not a positive integer or -1
+ */
+export function expandChunks(
+  chunks: ChunksOption | ChunksShorthand | undefined,
+  shape: readonly number[],
+): ChunksOption | undefined {
+  if (chunks === undefined || chunks === "auto") return undefined;
+  const whole = (extent: number) => Math.max(1, extent);
+  if (typeof chunks === "number") {
+    if (chunks !== -1 && !(Number.isSafeInteger(chunks) && chunks > 0)) {
+      throw new MetadataError(
+        `The chunks option must be a positive integer (the length along every axis), -1 (whole axes), "auto", or one entry per axis; got ${shown(chunks)}`,
+      );
+    }
+    return shape.map((extent) => (chunks === -1 ? whole(extent) : chunks));
+  }
+  if (!Array.isArray(chunks) || !chunks.includes(-1)) return chunks;
+  return chunks.map((c, i) => (c === -1 && i < shape.length ? whole(shape[i]) : c));
+}
+
+/**
  * The chunk grid creation options describe: an explicit `chunkGrid` (metadata JSON of any
  * registered grid), `chunks` with a list on some axis (`rectilinear`), or a chunk shape
- * (`regular`, guessed when absent). The grid must cover `shape`.
+ * (`regular`, guessed when absent or `"auto"`; see {@link ChunksShorthand}). The grid must
+ * cover `shape`.
  * @throws MetadataError for invalid options; ChunkGridError for a grid that does not cover the
  * shape, or a non-regular grid with v2
  */
 export function chunkGridOption(
-  options: { chunks?: ChunksOption; chunkGrid?: JsonObject },
+  options: { chunks?: ChunksOption | ChunksShorthand; chunkGrid?: JsonObject },
   shape: readonly number[],
   itemSize: number,
   format: 2 | 3,
 ): ChunkGrid {
-  const { chunks, chunkGrid } = options;
+  const { chunkGrid } = options;
+  const chunks = expandChunks(options.chunks, shape);
   let grid: ChunkGrid;
   if (chunkGrid !== undefined) {
     if (chunks !== undefined)
