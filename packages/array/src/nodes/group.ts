@@ -36,6 +36,7 @@ import { ZarrArray } from "./array.js";
 import { checkMaxDepth, withDescendants } from "./member-depth.js";
 import { readNodeMetadata } from "./metadata-io.js";
 import type { NodeMetadata } from "./node-documents.js";
+import { nodeReadOnlyError, storeIsReadOnly } from "./open-mode.js";
 import { checkRequiredArray } from "./required-array.js";
 import { renderTree, type TreeOptions } from "./tree.js";
 import { UnreadableNode } from "./unreadable-node.js";
@@ -141,6 +142,14 @@ export class ZarrGroup {
   /** The user attributes (a snapshot; change them with {@link ZarrGroup.updateAttributes}). */
   get attrs(): JsonObject {
     return structuredClone(this.metadata.attributes);
+  }
+  /**
+   * Whether changes through this group (attributes, new, moved or deleted members) fail with
+   * `ReadOnlyError`: it was opened with mode `"r"`, or its store cannot be written
+   * (zarr-python's `read_only`). The nodes opened from it are read-only too.
+   */
+  get readOnly(): boolean {
+    return storeIsReadOnly(this.store);
   }
   /** The consolidated metadata this group lists its subtree from, if any. */
   get consolidated(): ConsolidatedMetadata | undefined {
@@ -474,6 +483,7 @@ export class ZarrGroup {
   private writableStore(action: string): Readable & Writable {
     const store = this.store;
     if (!isWritable(store)) throw notWritableError(store, `/${this.path}`, action);
+    if (storeIsReadOnly(store)) throw nodeReadOnlyError(store, this.path, action);
     return store;
   }
 
@@ -569,8 +579,8 @@ export class ZarrGroup {
   }
 
   /**
-   * Creates a member array whose elements all read as zero (zarr-python's `Group.zeros`; see
-   * the top-level {@link zeros}).
+   * Creates a member array whose elements all read as zero: the array the top-level
+   * `zeros(store, {path, ...})` creates there (zarr-python's `Group.zeros`).
    * @example
    * ```ts
    * const counts = await group.zeros("counts", { shape: [100], dtype: "int32" });
