@@ -1,20 +1,8 @@
-import {
-  encodeJson,
-  isListable,
-  isWritable,
-  type JsonObject,
-  loadDataTypes,
-  parseArrayMetadataV3,
-  parseGroupMetadataV3,
-  type Readable,
-  stringifyJson,
-  type Writable,
-} from "@z/zarr";
+import { isListable, isWritable, stringifyJson } from "@z/zarr";
 import { UsageError } from "../errors.js";
 import { openLocation } from "../location.js";
-import { MigrationError } from "../migrate/migration-error.js";
-import { findV2Nodes, type V2Node } from "../migrate/v2-nodes.js";
-import { migrateArrayDocument, migrateGroupDocument } from "../migrate/v3-documents.js";
+import { applyMigration, planMigration } from "../migrate/migration-plan.js";
+import type { migrateArrayDocument } from "../migrate/v3-documents.js";
 import type { Output } from "../output.js";
 
 /** Options of `zarr migrate`. */
@@ -41,56 +29,6 @@ export interface MigrateSummary {
   removed: string[];
   /** Whether nothing was changed. */
   dry_run: boolean;
-}
-
-/** One `zarr.json` to write. */
-interface PlannedDocument {
-  node: V2Node;
-  key: string;
-  document: JsonObject;
-}
-
-const prefixOf = (path: string) => (path === "" ? "" : `${path}/`);
-
-/** The v3 document of a node, checked by our own v3 parser, so nothing unreadable is written. */
-function planNode(node: V2Node, overwrite: boolean): PlannedDocument {
-  const key = `${prefixOf(node.path)}zarr.json`;
-  if (node.existingV3 !== undefined && !overwrite) {
-    throw new MigrationError(node.path, `${key} already exists (pass --overwrite to replace it)`);
-  }
-  const isArray = node.zarray !== undefined;
-  const document = isArray ? migrateArrayDocument(node) : migrateGroupDocument(node);
-  try {
-    if (isArray) parseArrayMetadataV3(document, key);
-    else parseGroupMetadataV3(document, key);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new MigrationError(node.path, `its v3 metadata would not be valid: ${message}`, {
-      cause: error,
-    });
-  }
-  return { node, key, document };
-}
-
-/**
- * Writes the documents, deepest first so a reader that finds a group's `zarr.json` finds its
- * members' too. A write that fails takes back the ones before it (restoring a replaced
- * `zarr.json`), so the hierarchy is as it was.
- */
-async function writeDocuments(store: Readable & Writable, plan: PlannedDocument[]) {
-  const done: PlannedDocument[] = [];
-  try {
-    for (const entry of plan) {
-      await store.set(entry.key, encodeJson(entry.document));
-      done.push(entry);
-    }
-  } catch (error) {
-    for (const entry of done.reverse()) {
-      const previous = entry.node.existingV3;
-      await (previous ? store.set(entry.key, previous) : store.delete(entry.key)).catch(() => {});
-    }
-    throw error;
-  }
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -127,42 +65,29 @@ export async function migrateCommand(
   const store = await openLocation(location);
   if (!isListable(store))
     throw new UsageError(`Cannot migrate ${location}: its keys cannot be listed`, "migrate");
-  const nodes = await findV2Nodes(store);
-  if (nodes.length === 0) {
-    const v3 = await store.get("zarr.json");
-    throw new MigrationError(
-      "",
-      v3 ? "it is already a Zarr v3 hierarchy" : `no .zarray or .zgroup at the root of ${location}`,
-    );
-  }
-  // Checking the documents parses their data types, which load on first use.
-  await loadDataTypes();
-  // Deepest first: children are written before their parents.
-  const plan = nodes.map((node) => planNode(node, Boolean(options.overwrite))).reverse();
-  const removed = options.removeV2Metadata ? nodes.flatMap((node) => node.v2Keys) : [];
+  const plan = await planMigration(store, options);
   const summary: MigrateSummary = {
-    arrays: nodes.filter((node) => node.zarray !== undefined).length,
-    groups: nodes.filter((node) => node.zarray === undefined).length,
-    written: plan.map((entry) => entry.key),
-    removed,
+    arrays: plan.nodes.filter((node) => node.zarray !== undefined).length,
+    groups: plan.nodes.filter((node) => node.zarray === undefined).length,
+    written: plan.documents.map((entry) => entry.key),
+    removed: plan.removals,
     dry_run: dryRun,
   };
   if (dryRun) {
     if (options.json) {
-      const documents = Object.fromEntries(plan.map((entry) => [entry.key, entry.document]));
+      const documents = Object.fromEntries(plan.documents.map((e) => [e.key, e.document]));
       output.out(`${stringifyJson({ ...summary, documents })}\n`);
     } else {
-      for (const entry of plan)
+      for (const entry of plan.documents)
         output.out(`would write ${entry.key}:\n${stringifyJson(entry.document)}\n`);
-      for (const key of removed) output.out(`would remove ${key}\n`);
+      for (const key of plan.removals) output.out(`would remove ${key}\n`);
     }
     output.err(`${summaryLine(summary, location)}\n`);
     return summary;
   }
   if (!isWritable(store))
     throw new UsageError(`Cannot migrate ${location}: it is read-only`, "migrate");
-  await writeDocuments(store, plan);
-  for (const key of removed) await store.delete(key);
+  await applyMigration(store, plan);
   if (options.json) output.out(`${JSON.stringify(summary)}\n`);
   output.err(`${summaryLine(summary, location)}\n`);
   return summary;
