@@ -25,6 +25,7 @@ addCodecLoader(["numcodecs.bz2"], () => import("./compressors/register-bz2.js"))
 addCodecLoader(["numcodecs.lzma"], () => import("./compressors/register-lzma.js"));
 addCodecLoader(["blosc", "numcodecs.blosc"], () => import("./blosc/register.js"));
 addCodecLoader(["zfp", "numcodecs.zfpy"], () => import("./zfp/register.js"));
+addCodecLoader(["n5_default"], () => import("./n5/register.js"));
 addCodecLoader(
   ["reshape", "cast_value", "scale_offset", "bitround"],
   () => import("./extensions/register.js"),
