@@ -7,18 +7,28 @@ import {
   type GetOptions,
   type Listable,
   NotFoundError,
+  type PartialWrite,
   type Readable,
   ReadOnlyError,
   type SetOptions,
+  StoreBase,
   StoreError,
   throwIfAborted,
   UnsupportedOperationError,
   type VersionedValue,
   type Writable,
 } from "@z/store-core";
+import { checkPartialWrite, mapBounded } from "@z/store-core/internal";
 import { type WriteFolder, writeAtomic } from "./atomic-write.js";
 import { contentVersion, writeLocked } from "./conditional-write.js";
-import { errorCode, isNoDirectory, isNoFile, OutsideRootError, toStoreError } from "./fs-errors.js";
+import {
+  errorCode,
+  FsError,
+  isNoDirectory,
+  isNoFile,
+  OutsideRootError,
+  toStoreError,
+} from "./fs-errors.js";
 import { checkKey, checkPrefix, isInside, keyPath, RootPath } from "./paths.js";
 import {
   canRefuseLinks,
@@ -31,6 +41,7 @@ import {
   realPathOfFile,
 } from "./read.js";
 import { listDirectory, walkKeys } from "./walk.js";
+import { type Patch, writeInPlace } from "./write-in-place.js";
 
 /** Options of an {@link FsStore}. */
 export interface FsStoreOptions {
@@ -101,7 +112,7 @@ export interface FsStoreOptions {
  * ```
  * @category Stores
  */
-export class FsStore implements Readable, Writable, Listable {
+export class FsStore extends StoreBase implements Readable, Writable, Listable {
   /** The absolute path of the store's folder. */
   readonly root: string;
   /** Whether writes are refused. */
@@ -120,6 +131,7 @@ export class FsStore implements Readable, Writable, Listable {
    * @param root the store's folder, as a path or a `file:` URL; it need not exist yet
    */
   constructor(root: string | URL, options: FsStoreOptions = {}) {
+    super();
     this.root = path.resolve(root instanceof URL ? fileURLToPath(root) : root);
     this.readOnly = options.readOnly ?? false;
     this.createRoot = options.mkdir ?? true;
@@ -233,6 +245,84 @@ export class FsStore implements Readable, Writable, Listable {
     } catch (error) {
       if (isNoFile(error)) return false;
       throw toStoreError(error, key, file, "read");
+    }
+  }
+
+  /** A value's size from its file's `stat`, without reading it; `undefined` when missing. */
+  override async getSize(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<number | undefined> {
+    const file = this.pathOf(key);
+    throwIfAborted(options?.signal);
+    try {
+      const real = await this.rootPath.resolve(file, key, "read");
+      if (real === undefined) return undefined;
+      const stats = await stat(real);
+      if (stats.isDirectory()) return undefined;
+      if (!stats.isFile()) {
+        throw new FsError(key, real, "read", "only regular files are values; this is not one");
+      }
+      return stats.size;
+    } catch (error) {
+      if (isNoFile(error)) return undefined;
+      throw toStoreError(error, key, file, "read");
+    }
+  }
+
+  /** Whether writes are allowed (not `readOnly`), under zarr-python's name. */
+  override get supportsWrites(): boolean {
+    return !this.readOnly;
+  }
+
+  /**
+   * Writes bytes into existing values in place (zarr-python's `LocalStore.set_partial_values`):
+   * each file is opened without truncation and written at the offsets, so the bytes outside the
+   * written ranges never change, even when the process dies mid-write; writing past the end
+   * extends the file (the gap reads as zeros). Unlike `set`, a partial write is not atomic: a
+   * reader may see part of it, and a crash may leave part of it. It is a blind write, like a
+   * `set` without condition: it takes no lock, and a conditional write of the key that lands
+   * meanwhile replaces it. Writes to one key are applied in order; several keys are written at
+   * once. Every write is checked (keys, offsets) before any file changes.
+   * @throws NotFoundError for a key without a value; ReadOnlyError on a read-only store
+   */
+  async setPartialValues(
+    writes: readonly PartialWrite[],
+    options?: { signal?: AbortSignal },
+  ): Promise<void> {
+    const byKey = new Map<string, Patch[]>();
+    for (const write of writes) {
+      checkPartialWrite(write);
+      this.checkWritable(write.key, "write");
+      const patches = byKey.get(write.key);
+      const patch = { offset: write.offset, value: write.value };
+      if (patches) patches.push(patch);
+      else byKey.set(write.key, [patch]);
+    }
+    throwIfAborted(options?.signal);
+    await mapBounded([...byKey], ([key, patches]) => this.patch(key, patches), options);
+  }
+
+  private async patch(key: string, patches: readonly Patch[]): Promise<void> {
+    const file = this.pathOf(key);
+    let found: boolean;
+    try {
+      const real = await this.rootPath.resolve(file, key, "write");
+      found =
+        real !== undefined &&
+        (await writeInPlace(real, key, patches, {
+          fsync: this.fsync,
+          checkOpened: (opened) => this.rootPath.check(opened, key, "write"),
+        }));
+    } catch (error) {
+      throw toStoreError(error, key, file, "write");
+    }
+    if (!found) {
+      throw new NotFoundError(
+        key,
+        "value",
+        "a partial write changes an existing value; set it first",
+      );
     }
   }
 

@@ -20,6 +20,7 @@ export function buildFsStoreForChild(outDir: string): string {
       });
       const code = outputText
         .replaceAll('from "@z/store-core"', 'from "../store-core/index.js"')
+        .replaceAll('from "@z/store-core/internal"', 'from "../store-core/internal.js"')
         .replaceAll('from "@z/errors"', 'from "../errors/index.js"');
       writeFileSync(path.join(outDir, name, file.replace(/\.ts$/, ".js")), code);
     }
