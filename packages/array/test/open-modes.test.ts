@@ -103,7 +103,19 @@ for (const [storeName, makeStore] of stores) {
         const store = await filled();
         const before = await keysOf(store);
         const root = await openGroup(store, { mode: "r" });
-        await expect(root.updateAttributes({ t: 1 })).rejects.toThrow(ReadOnlyError);
+        expect(root.readOnly).toBe(true);
+        for (const [name, change] of [
+          ["updateAttributes", () => root.updateAttributes({ t: 1 })],
+          ["delete", () => root.delete("a")],
+          ["move", () => root.move("a", "b")],
+          ["zeros", () => root.zeros("z", { shape: [2] })],
+        ] as const) {
+          const error = await change().then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(error, name).toBeInstanceOf(ReadOnlyError);
+        }
         await expect(root.createArray("b", { shape: [2], dtype: "int8" })).rejects.toThrow(
           ReadOnlyError,
         );
@@ -136,6 +148,7 @@ for (const [storeName, makeStore] of stores) {
         }
         const arr = await openArray(store, { path: "a", mode: "r+" });
         expect(arr.readOnly).toBe(false);
+        expect((await openGroup(store, { mode: "r+" })).readOnly).toBe(false);
         await arr.set([1], 4);
         expect(await ints(arr)).toEqual([3, 4, 3, 3, 3, 3]);
       });
