@@ -1,5 +1,6 @@
 import {
   AbortError,
+  asyncDispose,
   type ByteRange,
   ConflictError,
   checkRangesRead,
@@ -8,6 +9,7 @@ import {
   type FullStore,
   type GetOptions,
   type SetOptions,
+  StoreBase,
   sliceRange,
   throwIfAborted,
   type VersionedValue,
@@ -63,7 +65,7 @@ function prefixRange(prefix: string): IDBKeyRange | undefined {
  * ```
  * @category Stores
  */
-export class IndexedDBStore implements FullStore {
+export class IndexedDBStore extends StoreBase implements FullStore {
   /** Checked and applied in one IndexedDB transaction: safe across tabs and workers. */
   readonly conditionalWrites = true;
   /** Every read is a structured clone: a buffer nothing else holds. */
@@ -76,7 +78,9 @@ export class IndexedDBStore implements FullStore {
   constructor(
     /** The open database. */
     readonly db: IDBDatabase,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * Opens (creating it when needed) the database `name` of this origin as a store.
@@ -113,9 +117,14 @@ export class IndexedDBStore implements FullStore {
     }
   }
 
-  /** Closes the database connection; later calls fail. */
+  /** Closes the database connection; later calls fail. Closing twice does no harm. */
   close(): void {
     this.db.close();
+  }
+
+  /** Closes the database connection, for `await using store = await IndexedDBStore.open(...)`. */
+  override async [asyncDispose](): Promise<void> {
+    this.close();
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   normalizePath,
   resolveRange,
   type SetOptions,
+  StoreBase,
   StoreError,
   throwIfAborted,
   UnsupportedOperationError,
@@ -114,7 +115,7 @@ export interface OPFSStoreOptions {
  * ```
  * @category Stores
  */
-export class OPFSStore implements FullStore {
+export class OPFSStore extends StoreBase implements FullStore {
   /** Every read is a new buffer from a file. */
   readonly freshReads = true;
   /** True where the Web Locks API exists (see the class description for what is safe). */
@@ -132,6 +133,7 @@ export class OPFSStore implements FullStore {
     readonly root: FileSystemDirectoryHandle,
     options: OPFSStoreOptions = {},
   ) {
+    super();
     this.lockScope = options.lockScope ?? `z-opfs:${root.name}`;
     const nav = (globalThis as { navigator?: { locks?: Locks } }).navigator;
     this.locks = nav?.locks;
@@ -246,6 +248,20 @@ export class OPFSStore implements FullStore {
     throwIfAborted(options?.signal);
     try {
       return (await this.file(key)) !== undefined;
+    } catch (error) {
+      throw new BrowserStorageError(key, "read", error);
+    }
+  }
+
+  /** A value's size from its file, without reading it; `undefined` when missing. */
+  override async getSize(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<number | undefined> {
+    checkKey(key);
+    throwIfAborted(options?.signal);
+    try {
+      return (await this.file(key))?.size;
     } catch (error) {
       throw new BrowserStorageError(key, "read", error);
     }

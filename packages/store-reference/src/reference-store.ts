@@ -10,6 +10,7 @@ import {
   type Readable,
   readEachRange,
   resolveRange,
+  StoreBase,
   sliceRange,
   validateKey,
   validatePrefix,
@@ -52,7 +53,7 @@ export interface ReferenceStoreOptions extends ParseReferencesOptions {
  * ```
  * @category Stores
  */
-export class ReferenceStore implements Readable, Listable {
+export class ReferenceStore extends StoreBase implements Readable, Listable {
   /** Every `get` returns a new buffer (see `Readable.freshReads`). */
   readonly freshReads = true;
   readonly #refs: Map<string, Reference>;
@@ -63,6 +64,7 @@ export class ReferenceStore implements Readable, Listable {
    * @throws InvalidReferenceError when the document is malformed (what and where)
    */
   constructor(document: unknown, options: ReferenceStoreOptions = {}) {
+    super();
     this.#refs = parseReferences(document, options);
     this.#targets = new TargetResolution({ ...options, localFiles: options.localFiles ?? true });
   }
@@ -122,6 +124,23 @@ export class ReferenceStore implements Readable, Listable {
   async has(key: string, options?: { signal?: AbortSignal }): Promise<boolean> {
     checkRead(key, undefined, options?.signal);
     return this.#refs.has(key);
+  }
+
+  /**
+   * A value's size as the document gives it (inline bytes, a reference's length), with no read;
+   * a reference to a whole target is read to measure it. `undefined` for a key the document
+   * lacks. A target shorter than its reference says shows when the value is read.
+   */
+  override async getSize(
+    key: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<number | undefined> {
+    checkRead(key, undefined, options?.signal);
+    const ref = this.#refs.get(key);
+    if (ref === undefined) return undefined;
+    if (ref.kind === "inline") return ref.data.length;
+    if (ref.length !== undefined) return ref.length;
+    return (await this.#read(key, undefined, options?.signal))?.length;
   }
 
   /** Reads a checked key's value, or a range of it; undefined when the document lacks the key. */
