@@ -3,7 +3,7 @@
 // process with the default decode pool); a v2 zfpy array we write reads in zarr-python to our
 // values; zarrs' zfpy fixtures read to the values zfpy decodes from their chunks.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createArray, openArray } from "@z/array";
 import { FsStore } from "@z/store-fs";
@@ -107,11 +107,19 @@ describe.runIf(python)("zfpy arrays of zarr-python 2", () => {
   });
 
   it.runIf(builtPackagesOrWarn("zfp arrays", ["array", "store-fs", "codecs", "compression"]))(
-    "read to the same values through the built packages in a fresh process (default pool)",
+    "read to the same values through the built packages in fresh processes (default pool, and every chunk in a worker)",
     () => {
-      const dist = (name: string) =>
-        path.join(repositoryRoot, "packages", name, "dist", "index.js");
-      const script = `
+      const dist = (name: string, entry = "index.js") =>
+        path.join(repositoryRoot, "packages", name, "dist", entry);
+      for (const forced of [false, true]) {
+        const script = `
+${
+  forced
+    ? `const { createWorkerPool, setDefaultDecodePool } = await import(${JSON.stringify(dist("codecs", "workers/index.node.js"))});
+const pool = createWorkerPool({ inlineBelow: 0 });
+setDefaultDecodePool(pool);`
+    : ""
+}
 const { openArray } = await import(${JSON.stringify(dist("array"))});
 const { FsStore } = await import(${JSON.stringify(dist("store-fs"))});
 const out = {};
@@ -120,13 +128,18 @@ for (const name of ${JSON.stringify(ARRAYS.map((a) => a.name))}) {
   out[name] = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
 }
 console.log(JSON.stringify(out));
+${forced ? "if (pool.stats().dispatched === 0) throw new Error('no chunk went to a worker');\nawait pool.close();" : ""}
 `;
-      const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-        encoding: "utf8",
-        maxBuffer: 1 << 26,
-      });
-      expect(result.stderr).toBe("");
-      expect(JSON.parse(result.stdout)).toEqual(theirs);
+        // A file, not --eval: workers inherit the process's flags, --input-type included.
+        const file = path.join(dir, `read-${forced}.mjs`);
+        writeFileSync(file, script);
+        const result = spawnSync(process.execPath, [file], {
+          encoding: "utf8",
+          maxBuffer: 1 << 26,
+        });
+        expect(result.stderr, `forced: ${forced}`).toBe("");
+        expect(JSON.parse(result.stdout), `forced: ${forced}`).toEqual(theirs);
+      }
     },
     60_000,
   );
