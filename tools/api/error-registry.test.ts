@@ -53,6 +53,7 @@ const REGISTERED = {
   InvalidReferenceError: true,
   MetadataError: true,
   MetadataLimitError: true,
+  MigrationError: true,
   MixedFormatsError: true,
   NameExistsError: true,
   NodeError: true,

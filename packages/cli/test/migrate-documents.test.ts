@@ -141,7 +141,7 @@ describe("migrated zarr.json as zarr-python 3.1's migration tests expect it", ()
       name: "gzip",
       configuration: { level: 3 },
     });
-    const lzma = {
+    const lzma: JsonObject = {
       id: "lzma",
       format: 3,
       check: -1,
