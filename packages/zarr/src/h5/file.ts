@@ -9,6 +9,8 @@ import {
 import { formatValue } from "@z/errors";
 import { loadDataTypes } from "@z/metadata";
 import {
+  asyncDispose,
+  closeStore,
   isWritable,
   NotFoundError,
   type Readable,
@@ -61,6 +63,8 @@ export class H5File extends Group {
     private readonly openMode: FileMode,
     root: ZarrGroup,
     private readonly useConsolidated: boolean | undefined,
+    /** The store the file opened itself (from a path), released with the file. */
+    private readonly ownStore: Readable | undefined,
   ) {
     super(undefined, root);
   }
@@ -114,7 +118,14 @@ export class H5File extends Group {
       if (mode === "w") await s.deletePrefix("");
       root = await createGroup(s, { zarrFormat: options.zarrFormat ?? 3 });
     }
-    return new H5File(store, filename, mode, root, consolidated);
+    return new H5File(
+      store,
+      filename,
+      mode,
+      root,
+      consolidated,
+      typeof target === "string" ? base : undefined,
+    );
   }
 
   /** `"r"` or `"r+"`, as h5py reports it. */
@@ -137,6 +148,16 @@ export class H5File extends Group {
   /** Closes the file: every later operation through it fails with ClosedFileError. Stores need no flushing. */
   close(): void {
     this.closedFlag = true;
+  }
+
+  /**
+   * Closes the file, as leaving h5py's `with File(...)` block does: `await using f = await
+   * File("data.zarr", "a")` closes it at the end of the block. The store the file opened from a
+   * path is released too; a store passed in stays open for its owner.
+   */
+  async [asyncDispose](): Promise<void> {
+    this.close();
+    if (this.ownStore !== undefined) await closeStore(this.ownStore);
   }
 
   /** @throws ClosedFileError after {@link H5File.close} */
