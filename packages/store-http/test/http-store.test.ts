@@ -419,3 +419,43 @@ describe("HttpStore writes", () => {
     expect(server.requests[2].headers["if-none-match"]).toBe("*");
   });
 });
+
+describe("HttpStore store API", () => {
+  it("getPartialValues sends one ranged GET per range and one plain GET for a whole value", async () => {
+    const s = store();
+    const parts = await s.getPartialValues(
+      [
+        { key: "data/v", range: { offset: 0, length: 4 } },
+        { key: "data/missing", range: { offset: 0, length: 4 } },
+        { key: "my group with spaces/zarr.json" },
+        { key: "data/v", range: { offset: 100, length: 2 } },
+      ],
+      { concurrency: 1 },
+    );
+    expectBytes(parts[0], VALUE.subarray(0, 4));
+    expect(parts[1]).toBeUndefined();
+    expectBytes(parts[2], Uint8Array.of(1, 2, 3));
+    expectBytes(parts[3], VALUE.subarray(100, 102));
+    // One key at a time (concurrency 1): the two ranges of data/v, then the others.
+    expect(requests()).toEqual([
+      ["GET", "bytes=0-3", 206],
+      ["GET", "bytes=100-101", 206],
+      ["GET", "bytes=0-3", 404],
+      ["GET", null, 200],
+    ]);
+  });
+
+  it("getSize is one HEAD, and a read-only HttpStore says it cannot write", async () => {
+    const s = store();
+    expect(await s.getSize("data/empty")).toBe(0);
+    expect(requests()).toEqual([["HEAD", null, 200]]);
+    expect([s.supportsWrites, s.supportsListing, s.supportsPartialWrites]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(store({ writable: true }).supportsWrites).toBe(true);
+    await expect(s.isEmpty("data")).rejects.toThrow(/cannot list its keys/);
+    await expect(s.getSizePrefix("data")).rejects.toThrow(/cannot list its keys/);
+  });
+});
