@@ -15,7 +15,7 @@ export * from "./copy/copy-elements.js";
 export * from "./copy/copy-node.js";
 export * from "./copy/copy-options.js";
 export type { ArrayOptions } from "./create/array-metadata-builder.js";
-export type { ChunksOption } from "./create/chunk-grid-option.js";
+export type { ChunksOption, ChunksShorthand } from "./create/chunk-grid-option.js";
 export * from "./create/chunking.js";
 export type { CodecSpec } from "./create/codec-specs.js";
 export * from "./create/container-types.js";

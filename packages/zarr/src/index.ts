@@ -26,6 +26,7 @@ export {
   arrayInfo,
   arraySummary,
   type ChunksOption,
+  type ChunksShorthand,
   type CodecSpec,
   ConfigError,
   type ConfigKey,
