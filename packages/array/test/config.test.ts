@@ -22,6 +22,7 @@ import { FsStore } from "@z/store-fs";
 import { HttpStore } from "@z/store-http";
 import { MemoryStore } from "@z/store-memory";
 import { scratchFolders, startTestHttpServer } from "@z/test-utils";
+import * as umbrella from "@z/zarr";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -60,6 +61,14 @@ describe("config.get and config.set", () => {
       if (key === "log.sink") continue; // the default sink is made on first use
       expect(config.get(key)).toEqual(defaults[key]);
     }
+  });
+
+  it("the umbrella @z/zarr exports the same config and setters", () => {
+    expect(umbrella.config).toBe(config);
+    expect(umbrella.ConfigError).toBe(ConfigError);
+    expect(umbrella.setDefaultConcurrency).toBe(setDefaultConcurrency);
+    umbrella.config.set({ concurrency: 11 });
+    expect(umbrella.DEFAULT_CONCURRENCY).toBe(11);
   });
 
   it("reads and writes what the existing setters own, both ways", () => {
