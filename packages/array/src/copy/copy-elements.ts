@@ -1,4 +1,4 @@
-import { type BasicSelection, slice } from "@z/indexing";
+import { type Slice, slice } from "@z/indexing";
 import { chunkRegion } from "@z/indexing/internal";
 import {
   type ArrayMetadata,
@@ -83,6 +83,44 @@ function elementConversion(
   };
 }
 
+/** The TypedArray classes whose results a copy may read into again (not complex or bool arrays). */
+const PLAIN_ARRAYS = new Set<unknown>([
+  Int8Array,
+  Uint8Array,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
+]);
+
+type Plain = Uint8Array & { subarray(start: number, end: number): Plain };
+
+/**
+ * The results of regions copied, read into again by the next regions: a copy in regions of
+ * many chunks allocates each region's buffer once rather than per region, which keeps the
+ * allocator from taking buffers of a region's size for the chunk-sized ones that follow (and
+ * holding them long after they are freed).
+ */
+class SpareRegions {
+  private readonly free: Plain[] = [];
+
+  /** A spare buffer of at least `count` elements, if there is one. */
+  take(count: number): Plain | undefined {
+    const at = this.free.findIndex((b) => b.length >= count);
+    return at < 0 ? undefined : this.free.splice(at, 1)[0];
+  }
+
+  /** Keeps a region's result (one element per item, of a plain TypedArray class) for reuse. */
+  give(data: unknown, count: number): void {
+    const plain = data as Plain;
+    if (PLAIN_ARRAYS.has(plain?.constructor) && plain.length >= count) this.free.push(plain);
+  }
+}
+
 /** Every grid point of a chunk grid, in C order, one at a time. */
 function* gridPoints(grid: readonly number[]): Generator<number[]> {
   if (grid.some((n) => n === 0)) return;
@@ -101,7 +139,7 @@ function regionOfChunks(
   coords: readonly number[],
   per: readonly number[],
   grid: readonly number[],
-): BasicSelection {
+): Slice[] {
   const first = chunkRegion(
     meta.chunkGrid.axes,
     coords.map((c, axis) => c * per[axis]),
@@ -148,6 +186,7 @@ export async function copyArrayElements(
   const store = target.store as Readable & Writable;
   const convert = elementConversion(source, target);
   const { signal } = options;
+  const spare = new SpareRegions();
   let done = 0;
   await forEachConcurrent(
     gridPoints(grid),
@@ -160,12 +199,16 @@ export async function copyArrayElements(
       } else {
         // The region is one whole target chunk (or shard), so the write replaces it without
         // reading what was stored; the source may be read in any pieces.
-        const region: BasicSelection = per
+        const region: Slice[] = per
           ? regionOfChunks(meta, coords, per, chunkGrid)
           : chunkRegion(meta.chunkGrid.axes, coords, meta.shape);
-        const block = await source.get(region, { signal, concurrency: 1 });
+        const count = region.reduce((n, s) => n * ((s.stop as number) - (s.start as number)), 1);
+        const base = per ? spare.take(count) : undefined;
+        const out = base?.subarray(0, count);
+        const block = await source.get(region, { signal, concurrency: 1, ...(out && { out }) });
         convert?.(block.data);
         await target.set(region, block, { signal, concurrency: 1 });
+        if (per) spare.give(base ?? block.data, count);
       }
       options.onProgress?.({ done: ++done, total });
     },

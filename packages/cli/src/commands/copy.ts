@@ -71,6 +71,8 @@ export interface CopyTuning {
   changesFor?: (array: ZarrArray) => CopyChanges;
   /** How each array's elements are copied (see the library's `copyNode`). */
   copyRegions?: CopyNodeOptions["copyRegions"];
+  /** Called after each region of an array is copied. */
+  onRegion?: (source: ZarrArray) => void;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -123,7 +125,10 @@ export async function copyCommand(
     onArrayStart: (array) => {
       bar = new ProgressBar(output, `${verb} /${array.path}`);
     },
-    onProgress: (_, { done, total }) => bar?.update(done, total),
+    onProgress: (array, { done, total }) => {
+      tuning.onRegion?.(array);
+      bar?.update(done, total);
+    },
     onArrayEnd: () => {
       bar?.finish();
       bar = undefined;

@@ -37,9 +37,11 @@ function boxBytes(extents: readonly number[], shape: readonly number[], itemSize
 }
 
 /**
- * The memory one region of `regionChunks` write units takes: the region itself, one source
- * chunk read and decoded at a time, and one write unit encoded (its bytes and the buffer they
- * are gathered in).
+ * The memory one region of `regionChunks` write units takes until the garbage collector runs
+ * after it: the region itself, its source chunks decoded and its destination chunks cut out of
+ * it (each about the region's size, dead but not yet collected), one source chunk read and
+ * decoded at a time, and one write unit encoded (its bytes and the buffer they are gathered
+ * in).
  */
 export function regionCost(inputs: RegionInputs, regionChunks: readonly number[]): number {
   const { shape, itemSize, writeUnit } = inputs;
@@ -49,7 +51,7 @@ export function regionCost(inputs: RegionInputs, regionChunks: readonly number[]
     itemSize,
   );
   return (
-    region +
+    3 * region +
     2 * boxBytes(inputs.sourceChunks, shape, itemSize) +
     2 * boxBytes(writeUnit, shape, itemSize)
   );
