@@ -142,8 +142,8 @@ describe.runIf(haveFixtures("fletcher32 arrays") && havePython("fletcher32 array
     it("read through the array API to the values of an independent reader", async () => {
       for (const { root, dtype, shape, chunks, v3 } of FIXTURE_ARRAYS) {
         const dir = fixturePath(root);
-        const { data } = await (await openArray(new FsStore(dir))).get();
-        const bytes = new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+        const data = (await (await openArray(new FsStore(dir))).get()).data as ArrayBufferView;
+        const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
         const expected = runPython(
           REFERENCE_SCRIPT,
           JSON.stringify([dir, dtype, shape, chunks, v3]),

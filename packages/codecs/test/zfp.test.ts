@@ -50,7 +50,7 @@ describe("numcodecs.zfpy against numcodecs' golden files", () => {
     async () => {
       expect(cases.length).toBe(32);
       for (const { label, config, array, encoded } of cases) {
-        const { id: _, ...configuration } = config;
+        const { id: _, ...configuration } = config as JsonObject;
         const { dataType } = resolveDataTypeV2(array.descr);
         const s: ChunkSpec = { shape: array.shape, dataType, fillValue: 0 };
         // numcodecs compressed these flattened (its older releases did), in memory order.
