@@ -1,7 +1,7 @@
 import { ZarrArray, type ZarrGroup } from "@z/zarr";
 import { fillValueJson } from "../json-values.js";
 import { compareValues, type ValueComparison } from "./array-values.js";
-import type { Tolerance } from "./element-equality.js";
+import { EXACT, elementsEqual, type Tolerance } from "./element-equality.js";
 
 /** A metadata field that differs between two nodes (or a node only one side has). */
 export interface MetadataDifference {
@@ -43,25 +43,8 @@ export interface CompareSettings {
   limit: number;
 }
 
-/** JSON equality that ignores the order of object keys. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b))
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((x, i) => sameJson(x, b[i]))
-    );
-  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
-    const ka = Object.keys(a);
-    const rb = b as Record<string, unknown>;
-    return (
-      ka.length === Object.keys(b).length &&
-      ka.every((k) => Object.hasOwn(rb, k) && sameJson((a as Record<string, unknown>)[k], rb[k]))
-    );
-  }
-  return Object.is(a, b) || a === b;
-}
+/** Metadata values are JSON: equal part by part, keys in any order, NaN equal to NaN. */
+const sameJson = (a: unknown, b: unknown) => elementsEqual(a, b, { ...EXACT, equalNan: true });
 
 const pathOf = (node: ZarrArray | ZarrGroup) => `/${node.path}`;
 

@@ -5,6 +5,7 @@ import {
   loadDataTypes,
   parseArrayMetadataV3,
   parseGroupMetadataV3,
+  prefixOf,
   type Readable,
   type Writable,
 } from "@z/zarr";
@@ -31,8 +32,6 @@ export interface MigrationPlan {
   /** The v2 metadata keys to remove afterwards (empty unless asked). */
   removals: string[];
 }
-
-const prefixOf = (path: string) => (path === "" ? "" : `${path}/`);
 
 /** The v3 document of a node, checked by our own v3 parser, so nothing unreadable is written. */
 function planNode(node: V2Node, overwrite: boolean): PlannedDocument {

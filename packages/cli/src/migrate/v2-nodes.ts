@@ -1,4 +1,4 @@
-import { type JsonValue, type Listable, parseJson, type Readable } from "@z/zarr";
+import { type JsonValue, type Listable, parseJson, prefixOf, type Readable } from "@z/zarr";
 import type { V2Documents } from "./v3-documents.js";
 
 /** The v2 metadata documents a node can have, and the one consolidated metadata document. */
@@ -11,8 +11,6 @@ export interface V2Node extends V2Documents {
   /** The bytes of a `zarr.json` already there, if any. */
   existingV3?: Uint8Array;
 }
-
-const prefixOf = (path: string) => (path === "" ? "" : `${path}/`);
 
 async function readJson(store: Readable, key: string): Promise<JsonValue | undefined> {
   const bytes = await store.get(key);

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@z/zarr";
+import { DATETIME_UNITS, type JsonValue } from "@z/zarr";
 
 /** A v2 `dtype` as zarr-python 3.1 writes it in v3 metadata, with what its codecs need. */
 export interface MigratedDataType {
@@ -47,22 +47,8 @@ const NUMERIC: Record<string, string> = {
   c16: "complex128",
 };
 
-const TIME_UNITS = new Set([
-  "Y",
-  "M",
-  "W",
-  "D",
-  "h",
-  "m",
-  "s",
-  "ms",
-  "us",
-  "μs",
-  "ns",
-  "ps",
-  "fs",
-  "as",
-]);
+/** NumPy's time units; a v2 type names a unit explicitly, so "generic" is not one of them. */
+const TIME_UNITS = new Set<string>(DATETIME_UNITS.filter((unit) => unit !== "generic"));
 
 /** A multi-byte type's order: ">" is big-endian; "<", "=" and "|" are read as little-endian. */
 const byteOrder = (prefix: string): "little" | "big" => (prefix === ">" ? "big" : "little");
@@ -120,7 +106,7 @@ function scalarType(dtype: string): MigratedDataType {
     };
   }
   if ((kind === "M" || kind === "m") && digits === "8" && unit !== undefined) {
-    if (!TIME_UNITS.has(unit))
+    if (!TIME_UNITS.has(unit === "μs" ? "us" : unit))
       throw new UnmigratableDataType(
         `the time unit ${JSON.stringify(unit)} of ${dtype} is not one NumPy knows`,
       );
