@@ -77,8 +77,14 @@ const PROBLEMS: Readonly<Record<number, string>> = {
   [-6]: "zfp cannot decode the stream",
 };
 
-/** The mode's arguments to zfp-glue.c: mode, real, minbits, maxbits, maxprec, minexp, rate type, rate dims. */
-function modeArguments(mode: ZfpMode, field: ZfpField): number[] {
+/** zfp-glue.c's mode arguments: mode, real, minbits, maxbits, maxprec, minexp, rate type, rate dims. */
+type ModeArguments = [number, number, number, number, number, number, number, number];
+
+/** zfp-glue.c's field arguments: type, dimensionality, nx, ny, nz, nw. */
+type FieldArguments = [number, number, number, number, number, number];
+
+/** The mode's arguments to zfp-glue.c. */
+function modeArguments(mode: ZfpMode, field: ZfpField): ModeArguments {
   switch (mode.mode) {
     case "expert":
       return [0, 0, mode.minbits, mode.maxbits, mode.maxprec, mode.minexp, 0, 0];
@@ -103,7 +109,7 @@ function modeArguments(mode: ZfpMode, field: ZfpField): number[] {
 }
 
 /** The field's type code, dimensionality and zfp sizes (nx, ny, nz, nw). */
-function fieldArguments(field: ZfpField): number[] {
+function fieldArguments(field: ZfpField): FieldArguments {
   const { shape } = field;
   if (shape.length < 1 || shape.length > 4)
     throw new RangeError(`zfp compresses 1 to 4 dimensions, not ${shape.length}`);
@@ -111,9 +117,8 @@ function fieldArguments(field: ZfpField): number[] {
     if (!Number.isSafeInteger(size) || size < 0 || size > 0xffffffff)
       throw new RangeError(`zfp: invalid size ${size} in the shape [${shape.join(", ")}]`);
   }
-  const sizes = [...shape].reverse();
-  while (sizes.length < 4) sizes.push(0);
-  return [TYPE_CODES[field.type], shape.length, ...sizes];
+  const [nx, ny = 0, nz = 0, nw = 0] = [...shape].reverse();
+  return [TYPE_CODES[field.type], shape.length, nx, ny, nz, nw];
 }
 
 function elementCount(field: ZfpField): number {
@@ -158,27 +163,9 @@ export async function zfpCompress(
   const zfp = await loadZfpModule();
   const src = copyIn(zfp, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   try {
-    const [type, dims, nx, ny, nz, nw] = fieldArgs;
-    const result = zfp.zfpz_encode(
-      src,
-      type,
-      dims,
-      nx,
-      ny,
-      nz,
-      nw,
-      options.header ? 1 : 0,
-      ...(modeArguments(mode, field) as [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-      ]),
-    );
+    const header = options.header ? 1 : 0;
+    const modeArgs = modeArguments(mode, field);
+    const result = zfp.zfpz_encode(src, ...fieldArgs, header, ...modeArgs);
     if (result < 0)
       throw new RangeError(
         `zfp cannot compress ${field.type} [${field.shape.join(", ")}]: ${PROBLEMS[result] ?? "it failed"}`,
@@ -222,21 +209,15 @@ export async function zfpDecompress<T extends ZfpType>(
   const dst = zfp.zfpz_malloc(size);
   try {
     if (dst === 0) throw new DecompressionError("zfp", PROBLEMS[-1]);
-    const [type, dims, nx, ny, nz, nw] = fieldArgs;
     const header = mode === "header";
-    const args = header ? [0, 0, 0, 0, 0, 0, 0, 0] : modeArguments(mode, field);
+    const modeArgs: ModeArguments = header ? [0, 0, 0, 0, 0, 0, 0, 0] : modeArguments(mode, field);
     const result = zfp.zfpz_decode(
       src,
       bytes.length,
       dst,
-      type,
-      dims,
-      nx,
-      ny,
-      nz,
-      nw,
+      ...fieldArgs,
       header ? 1 : 0,
-      ...(args as [number, number, number, number, number, number, number, number]),
+      ...modeArgs,
     );
     if (result === -4) throw headerMismatch(zfp, field);
     if (result === -2 && !header) throw new RangeError(`zfp: ${PROBLEMS[-2]}`);

@@ -12,44 +12,10 @@ export interface ZfpExports {
   zfpz_encoded(): number;
   zfpz_encoded_size(): number;
   zfpz_release(): void;
-  zfpz_encode(
-    src: number,
-    type: number,
-    dims: number,
-    nx: number,
-    ny: number,
-    nz: number,
-    nw: number,
-    header: number,
-    mode: number,
-    real: number,
-    minbits: number,
-    maxbits: number,
-    maxprec: number,
-    minexp: number,
-    rateType: number,
-    rateDims: number,
-  ): number;
-  zfpz_decode(
-    src: number,
-    size: number,
-    dst: number,
-    type: number,
-    dims: number,
-    nx: number,
-    ny: number,
-    nz: number,
-    nw: number,
-    header: number,
-    mode: number,
-    real: number,
-    minbits: number,
-    maxbits: number,
-    maxprec: number,
-    minexp: number,
-    rateType: number,
-    rateDims: number,
-  ): number;
+  /** Arguments: src, field (type, dims, nx, ny, nz, nw), header, mode (8 numbers). */
+  zfpz_encode(...args: number[]): number;
+  /** Arguments: src, size, dst, field (type, dims, nx, ny, nz, nw), header, mode (8 numbers). */
+  zfpz_decode(...args: number[]): number;
 }
 
 let loading: Promise<ZfpExports> | undefined;
