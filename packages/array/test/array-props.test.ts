@@ -1,19 +1,14 @@
 import { createArray, openArray, type ZarrArray } from "@z/array";
 import { slice } from "@z/indexing";
 import type { NamedConfig } from "@z/metadata";
-import { type Readable, ReadOnlyStore, UnsupportedOperationError } from "@z/store-core";
+import { ReadOnlyStore, UnsupportedOperationError } from "@z/store-core";
 import { FsStore } from "@z/store-fs";
 import { HttpStore } from "@z/store-http";
 import { MemoryStore } from "@z/store-memory";
-import {
-  havePython,
-  runPython,
-  startTestHttpServer,
-  type TestHttpServer,
-  tempDir,
-} from "@z/test-utils";
+import { havePython, runPython, startTestHttpServer, type TestHttpServer } from "@z/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryAndFsStores } from "./store-kinds.js";
 
 /*
  * The array properties zarr-python 3 has and `info` only printed: nchunks, cdataShape,
@@ -21,17 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * chunks), readOnly, and the codecs by role (filters, serializer, compressors).
  */
 
-let sandbox: { dir: string; remove: () => void };
-beforeAll(() => {
-  sandbox = tempDir("z-array-props-");
-});
-afterAll(() => sandbox.remove());
-
-let fsCount = 0;
-const stores: [string, () => Readable][] = [
-  ["MemoryStore", () => new MemoryStore()],
-  ["FsStore", () => new FsStore(`${sandbox.dir}/s${fsCount++}`)],
-];
+const { stores, dir: sandboxDir } = memoryAndFsStores("z-array-props-");
 
 for (const [storeName, makeStore] of stores) {
   for (const zarrFormat of [2, 3] as const) {
@@ -83,9 +68,9 @@ for (const [storeName, makeStore] of stores) {
         await other.set(null, 7);
         expect(await other.nchunksInitialized()).toBe(4);
         expect(await arr.nchunksInitialized()).toBe(1);
-        await (store as MemoryStore).set("g/a/notes.txt", new Uint8Array([1]));
+        await store.set("g/a/notes.txt", new Uint8Array([1]));
         const outside = zarrFormat === 3 ? "g/a/c/99" : "g/a/99";
-        await (store as MemoryStore).set(outside, new Uint8Array([1]));
+        await store.set(outside, new Uint8Array([1]));
         expect(await arr.nchunksInitialized()).toBe(1);
         // The count is read from the store, so another object on the same array sees it.
         expect(await (await openArray(store, { path: "g/a" })).nchunksInitialized()).toBe(1);
@@ -240,7 +225,7 @@ describe("nchunksInitialized against a model of the chunks written", () => {
 
 describe("zarr-python 2 agrees on nchunks_initialized of a v2 array", () => {
   it.runIf(havePython("array-props"))("counts the same chunks", async () => {
-    const dir = `${sandbox.dir}/py`;
+    const dir = `${sandboxDir()}/py`;
     const arr = await createArray(new FsStore(dir), {
       shape: [10, 10],
       chunks: [3, 4],
@@ -259,7 +244,7 @@ describe("HttpStore (reads)", () => {
   let server: TestHttpServer;
   let root: string;
   beforeAll(async () => {
-    root = `${sandbox.dir}/served`;
+    root = `${sandboxDir()}/served`;
     // One hierarchy per format: a v3 root group does not list v2 children.
     const v3 = await createArray(new FsStore(`${root}/three`), {
       path: "v3",

@@ -1,30 +1,20 @@
 import { createArray, createGroup, openArray } from "@z/array";
 import { slice } from "@z/indexing";
 import { MetadataError } from "@z/metadata";
-import type { Readable } from "@z/store-core";
 import { FsStore } from "@z/store-fs";
 import { HttpStore } from "@z/store-http";
 import { MemoryStore } from "@z/store-memory";
-import { havePython, runPython, startTestHttpServer, tempDir } from "@z/test-utils";
+import { havePython, runPython, startTestHttpServer } from "@z/test-utils";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { memoryAndFsStores } from "./store-kinds.js";
 
 /*
  * zarr-python's shorthands of the chunks option: one number for every axis, -1 for a whole
  * axis, "auto" for the default guess.
  */
 
-let sandbox: { dir: string; remove: () => void };
-beforeAll(() => {
-  sandbox = tempDir("z-chunks-shorthand-");
-});
-afterAll(() => sandbox.remove());
-
-let fsCount = 0;
-const stores: [string, () => Readable][] = [
-  ["MemoryStore", () => new MemoryStore()],
-  ["FsStore", () => new FsStore(`${sandbox.dir}/s${fsCount++}`)],
-];
+const { stores, dir: sandboxDir } = memoryAndFsStores("z-chunks-shorthand-");
 
 for (const [storeName, makeStore] of stores) {
   for (const zarrFormat of [2, 3] as const) {
@@ -156,7 +146,7 @@ describe("the shorthand against the full list", () => {
 
 describe("zarr-python 2 reads what the shorthand wrote", () => {
   it.runIf(havePython("chunks-shorthand"))("same chunks", async () => {
-    const dir = `${sandbox.dir}/py`;
+    const dir = `${sandboxDir()}/py`;
     await createArray(new FsStore(dir), {
       shape: [10, 20],
       chunks: 6,
@@ -170,7 +160,7 @@ describe("zarr-python 2 reads what the shorthand wrote", () => {
 
 describe("HttpStore (reads)", () => {
   it("an array written with chunks: 3 reads back with 3 along every axis", async () => {
-    const root = `${sandbox.dir}/served`;
+    const root = `${sandboxDir()}/served`;
     const arr = await createArray(new FsStore(root), { shape: [7, 5], chunks: 3, dtype: "int32" });
     await arr.set(null, 4);
     const server = await startTestHttpServer({ root });

@@ -23,8 +23,9 @@ import {
 import { FsStore } from "@z/store-fs";
 import { HttpStore } from "@z/store-http";
 import { MemoryStore } from "@z/store-memory";
-import { startTestHttpServer, type TestHttpServer, tempDir } from "@z/test-utils";
+import { startTestHttpServer, type TestHttpServer } from "@z/test-utils";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { memoryAndFsStores } from "./store-kinds.js";
 
 /*
  * zarr-python's open modes: "r" read only (every write through the node, and the nodes opened
@@ -32,17 +33,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
  * "w-" creates only where nothing is stored.
  */
 
-let sandbox: { dir: string; remove: () => void };
-beforeAll(() => {
-  sandbox = tempDir("z-open-modes-");
-});
-afterAll(() => sandbox.remove());
-
-let fsCount = 0;
-const stores: [string, () => Readable & { set(k: string, v: Uint8Array): Promise<void> }][] = [
-  ["MemoryStore", () => new MemoryStore()],
-  ["FsStore", () => new FsStore(`${sandbox.dir}/s${fsCount++}`)],
-];
+const { stores, dir: sandboxDir } = memoryAndFsStores("z-open-modes-");
 
 /** Every key of a listable store, sorted: what a refused write must leave as it was. */
 async function keysOf(store: Readable): Promise<string[]> {
@@ -316,7 +307,7 @@ describe("HttpStore (reads)", () => {
   let server: TestHttpServer;
   let root: string;
   beforeAll(async () => {
-    root = `${sandbox.dir}/served`;
+    root = `${sandboxDir()}/served`;
     const arr = await createArray(new FsStore(root), { path: "a", shape: [4], dtype: "int32" });
     await arr.set(null, 2);
     server = await startTestHttpServer({ root });
