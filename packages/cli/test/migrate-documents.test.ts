@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { fixturePath, haveFixtures } from "@z/test-utils";
 import {
   isZarrError,
@@ -89,6 +90,35 @@ describe.skipIf(!present)(
       expect(Object.keys(migrateGroupDocument({ path: "", zattrs: { a: 1 } }))).toEqual(
         Object.keys(expected),
       );
+    });
+  },
+);
+
+/** Arrays zarrs migrated in place: each folder holds the v2 documents and zarrs's zarr.json. */
+const zarrsMigrated = () => {
+  const root = fixturePath("external", "zarrs-head", "zarrs", "tests", "data", "v3");
+  return readdirSync(root)
+    .map((name) => path.join(root, name))
+    .filter((dir) => existsSync(path.join(dir, ".zarray")));
+};
+
+describe.skipIf(!present)(
+  "migrated zarr.json against zarrs's migration of the same v2 arrays",
+  () => {
+    it("every field zarrs writes, for blosc, bz2, gzip, zstd, none, transpose, zfpy and pcodec", () => {
+      const dirs = zarrsMigrated();
+      expect(dirs.length).toBeGreaterThanOrEqual(9);
+      const read = (dir: string, name: string) =>
+        JSON.parse(readFileSync(path.join(dir, name), "utf8"));
+      for (const dir of dirs) {
+        const zattrs = existsSync(path.join(dir, ".zattrs")) ? read(dir, ".zattrs") : undefined;
+        const got = migrateArrayDocument({ path: "a", zarray: read(dir, ".zarray"), zattrs });
+        const expected = read(dir, "zarr.json");
+        // zarrs writes the same fields in another order, without storage_transformers.
+        for (const key of Object.keys(expected))
+          expect([dir, key, got[key]]).toEqual([dir, key, expected[key]]);
+        expect(got.storage_transformers).toEqual([]);
+      }
     });
   },
 );

@@ -1,4 +1,12 @@
-import { runCli, scratchFolders, startTestHttpServer } from "@z/test-utils";
+import { cpSync, rmSync } from "node:fs";
+import path from "node:path";
+import {
+  fixturePath,
+  haveFixtures,
+  runCli,
+  scratchFolders,
+  startTestHttpServer,
+} from "@z/test-utils";
 import {
   createArray,
   createGroup,
@@ -146,5 +154,43 @@ describe("zarr migrate on a location it cannot migrate", () => {
     expect(v3.stderr).toMatch(
       /MigrationError: Cannot migrate \/ to Zarr v3: it is already a Zarr v3 hierarchy/,
     );
+  });
+});
+
+const present = haveFixtures("zarr migrate on zarrs's v2 arrays");
+
+describe.skipIf(!present)("zarr migrate on the v2 arrays zarrs migrated", () => {
+  const root = () => fixturePath("external", "zarrs-head", "zarrs", "tests", "data", "v3");
+  const names = [
+    "array_blosc",
+    "array_blosc_transpose",
+    "array_bz2",
+    "array_gzip",
+    "array_none",
+    "array_none_transpose",
+    "array_zfpy",
+    "array_zstd",
+  ];
+  it("reads back the values the v2 array holds (blosc, bz2, gzip, zstd, zfpy, transpose)", async () => {
+    for (const name of names) {
+      const source = path.join(scratch(), "source");
+      cpSync(path.join(root(), `${name}.zarr`), source, { recursive: true });
+      // The v2 array alone: zarrs's own zarr.json goes.
+      rmSync(path.join(source, "zarr.json"));
+      const migrated = path.join(scratch(), "migrated");
+      cpSync(source, migrated, { recursive: true });
+      const result = await runCli("migrate", migrated);
+      expect([name, result.code, result.stderr]).toEqual([
+        name,
+        0,
+        expect.stringMatching(/^migrated 1 node/),
+      ]);
+      const compared = await runCli("compare", source, migrated);
+      expect([name, compared.stdout]).toEqual([
+        name,
+        expect.stringMatching(/are equal \(1 array, 0 groups compared\)\n$/),
+      ]);
+      expect((await openArray(new FsStore(migrated))).zarrFormat).toBe(3);
+    }
   });
 });

@@ -76,6 +76,17 @@ export function migrateFilter(filter: JsonObject, dtype: JsonValue, type: Migrat
 }
 
 /**
+ * The serializer of a v2 compressor that is an array-to-bytes codec in v3 (`zfpy`, `pcodec`:
+ * numcodecs hands them the chunk's elements), as zarrs migrates it: `numcodecs.<id>` in place
+ * of the `bytes` codec. Undefined for other compressors. zarr-python 3.1 refuses such arrays.
+ */
+export function compressorSerializer(compressor: JsonObject): JsonObject | undefined {
+  return ARRAY_TO_BYTES.has(String(compressor.id))
+    ? numcodecsEntry(compressor, "an array-to-bytes codec")
+    : undefined;
+}
+
+/**
  * A v2 compressor as zarr-python 3.1 migrates it: blosc, zstd and gzip as the v3 codecs of
  * those names (blosc's `typesize` is the element size; numcodecs' automatic shuffle, -1, which
  * zarr-python refuses, is written as the shuffle numcodecs chose: bits for one-byte elements,

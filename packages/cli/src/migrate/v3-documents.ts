@@ -1,6 +1,11 @@
 import { isJsonObject, type JsonObject, type JsonValue } from "@z/zarr";
 import { MigrationError } from "./migration-error.js";
-import { migrateCompressor, migrateFilter, UnmigratableCodec } from "./v3-codecs.js";
+import {
+  compressorSerializer,
+  migrateCompressor,
+  migrateFilter,
+  UnmigratableCodec,
+} from "./v3-codecs.js";
 import { migrateDataType, UnmigratableDataType } from "./v3-data-type.js";
 import { migrateFillValue } from "./v3-fill-value.js";
 
@@ -31,7 +36,8 @@ function field(doc: JsonObject, key: string, path: string): JsonValue {
  * field and in its order: the same shape, chunks and chunk keys (a `v2` chunk key encoding
  * with the array's separator, so no chunk moves), the data type by its v3 name, the codecs
  * `[transpose (order F)] + filters + bytes (the byte order) + [compressor]`, the `.zattrs` as
- * `attributes`, and an empty `storage_transformers`.
+ * `attributes`, and an empty `storage_transformers`. A compressor that v3 has as an
+ * array-to-bytes codec (zfpy, pcodec) takes the place of `bytes`, as zarrs migrates it.
  * @throws MigrationError naming the array and why it cannot be migrated
  */
 export function migrateArrayDocument(node: V2Documents): JsonObject {
@@ -58,16 +64,18 @@ export function migrateArrayDocument(node: V2Documents): JsonObject {
         codecs.push(migrateFilter(filter, dtype, type));
       }
     }
-    codecs.push(
-      type.endian === null
-        ? { name: "bytes" }
-        : { name: "bytes", configuration: { endian: type.endian } },
-    );
     const compressor = field(doc, "compressor", path);
-    if (compressor !== null) {
-      if (!isJsonObject(compressor))
-        throw new MigrationError(path, "the compressor is not an object");
-      codecs.push(migrateCompressor(compressor, type));
+    if (compressor !== null && !isJsonObject(compressor))
+      throw new MigrationError(path, "the compressor is not an object");
+    const serializer = compressor === null ? undefined : compressorSerializer(compressor);
+    if (serializer) codecs.push(serializer);
+    else {
+      codecs.push(
+        type.endian === null
+          ? { name: "bytes" }
+          : { name: "bytes", configuration: { endian: type.endian } },
+      );
+      if (compressor !== null) codecs.push(migrateCompressor(compressor, type));
     }
     return {
       shape,
