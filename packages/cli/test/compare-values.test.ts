@@ -83,7 +83,7 @@ describe("blocks of a comparison", () => {
     );
   });
 
-  it("are the first array's chunks, cut to the element bound", async () => {
+  it("are the larger of the two arrays' chunks on each axis, cut to the element bound", async () => {
     const store = new MemoryStore();
     const big = await createArray(store, {
       path: "a",
@@ -91,11 +91,19 @@ describe("blocks of a comparison", () => {
       chunks: [40, 300, 50],
       dtype: "uint8",
     });
+    const other = await createArray(store, {
+      path: "b",
+      shape: [100, 300, 50],
+      chunks: [50, 7, 1],
+      dtype: "uint8",
+    });
     expect(blockShape(big)).toEqual([40, 300, 50]);
-    expect(blockShape(big, 20_000)).toEqual([1, 300, 50]);
-    expect(blockShape(big, 10_000)).toEqual([1, 200, 50]);
+    expect(blockShape(big, other)).toEqual([50, 300, 50]);
+    expect(blockShape(other, other)).toEqual([50, 7, 1]);
+    expect(blockShape(big, big, 20_000)).toEqual([1, 300, 50]);
+    expect(blockShape(big, big, 10_000)).toEqual([1, 200, 50]);
     for (const max of [1, 7, 999, 15_000])
-      expect(blockShape(big, max).reduce((x, y) => x * y, 1)).toBeLessThanOrEqual(max);
+      expect(blockShape(big, other, max).reduce((x, y) => x * y, 1)).toBeLessThanOrEqual(max);
   });
 });
 

@@ -45,7 +45,7 @@ export async function compareValues(
   const typeA = a.metadata.dataType;
   const typeB = b.metadata.dataType;
   const kept: { at: number; difference: ElementDifference }[] = [];
-  for (const block of blocksOf(a.shape, blockShape(a))) {
+  for (const block of blocksOf(a.shape, blockShape(a, b))) {
     const selection = blockSelection(block);
     const [chunkA, chunkB] = await Promise.all([a.get(selection), b.get(selection)]);
     const n = block.shape.reduce((x, y) => x * y, 1);

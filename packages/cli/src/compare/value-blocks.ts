@@ -5,14 +5,24 @@ export const MAX_BLOCK_ELEMENTS = 1 << 20;
 
 const size = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
 
+/** The chunk (or shard) shape an array stores, for the blocks that read it. */
+const storedChunks = (array: ZarrArray) => array.metadata.chunkGrid.chunkShape ?? array.info.chunks;
+
 /**
- * The block shape a comparison reads at a time: the first array's chunks (its shards, for a
- * sharded array), so each of its chunks is decoded once, cut down on the leading axes to at most
+ * The block shape a comparison reads at a time: on each axis the larger of the two arrays'
+ * chunks (their shards, for sharded arrays), so a chunk of either is decoded about once rather
+ * than once per smaller chunk of the other, cut down on the leading axes to at most
  * `maxElements` elements so memory stays bounded whatever the chunking.
  */
-export function blockShape(array: ZarrArray, maxElements = MAX_BLOCK_ELEMENTS): number[] {
-  const grid = array.metadata.chunkGrid.chunkShape ?? array.info.chunks;
-  const block = array.shape.map((n, axis) => Math.max(1, Math.min(n, grid[axis] ?? n)));
+export function blockShape(
+  a: ZarrArray,
+  b: ZarrArray = a,
+  maxElements = MAX_BLOCK_ELEMENTS,
+): number[] {
+  const [gridA, gridB] = [storedChunks(a), storedChunks(b)];
+  const block = a.shape.map((n, axis) =>
+    Math.max(1, Math.min(n, Math.max(gridA[axis] ?? n, gridB[axis] ?? n))),
+  );
   for (let axis = 0; axis < block.length && size(block) > maxElements; axis++) {
     const rest = size(block) / block[axis];
     block[axis] = Math.max(1, Math.floor(maxElements / rest));
