@@ -17,7 +17,8 @@ export const COMPARE_SPEC = {
 value (a v2 null fill value matches any), attributes and group members, and the values element
 by element, one block at a time (bounded memory). Format (v2 or v3), chunking and codecs may
 differ: values are compared, not chunks. Prints each difference (the first 10 differing
-elements of an array with their index and both values) and a summary line. Exits 0 when equal, 1 when different, 2 on an error.
+elements of an array with their index and both values) and a summary line. Exits 0 when
+equal, 1 when different, 2 on an error.
 
   --rtol R, --atol A   numbers a, b are equal when |a - b| <= A + R * |b| (default exact)
   --equal-nan          NaN equals NaN (by default it equals nothing, as in NumPy)
