@@ -75,8 +75,7 @@ export class MapStore extends StoreBase implements FullStore {
     key: string,
     options?: { signal?: AbortSignal },
   ): Promise<number | undefined> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
+    checkRead(key, undefined, options?.signal);
     return this.map.get(key)?.length;
   }
 

@@ -88,16 +88,20 @@ export class ReadOnlyStore implements Readable, Writable, Partial<Listable>, Sto
   withReadOnly(): ReadOnlyStore {
     return this;
   }
-  async set(key: string): Promise<void> {
+  /** Rejects with `ReadOnlyError`. */
+  async set(key: string, _value?: Uint8Array, _options?: SetOptions): Promise<void> {
     throw new ReadOnlyError(key, "write");
   }
-  async setIfNotExists(key: string): Promise<boolean> {
+  /** Rejects with `ReadOnlyError`. */
+  async setIfNotExists(key: string, _value?: Uint8Array, _options?: SetOptions): Promise<boolean> {
     throw new ReadOnlyError(key, "write");
   }
-  async delete(key: string): Promise<void> {
+  /** Rejects with `ReadOnlyError`. */
+  async delete(key: string, _options?: SetOptions): Promise<void> {
     throw new ReadOnlyError(key, "delete");
   }
-  async deletePrefix(prefix: string): Promise<void> {
+  /** Rejects with `ReadOnlyError`. */
+  async deletePrefix(prefix: string, _options?: SetOptions): Promise<void> {
     throw new ReadOnlyError(prefix, "delete");
   }
   /** Rejects with `ReadOnlyError`: a read-only view clears nothing. */

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,7 +7,7 @@ import { FsStore } from "@z/store-fs";
 import { tempDir } from "@z/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFsStoreForChild } from "./child-build.js";
-import { filled, tempFilesUnder } from "./support.js";
+import { filled, tempFilesUnder, waitForLines } from "./support.js";
 
 const sandbox = tempDir("z-store-fs-crash-");
 afterAll(() => sandbox.remove());
@@ -47,20 +47,6 @@ beforeAll(() => {
   };
 });
 
-function waitForWrites(process: ChildProcess, count: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = 0;
-    process.stdout!.on("data", (chunk: Buffer) => {
-      seen += chunk
-        .toString()
-        .split("\n")
-        .filter((line) => line === "wrote").length;
-      if (seen >= count) resolve();
-    });
-    process.once("exit", (code) => reject(new Error(`child exited early with ${code}`)));
-  });
-}
-
 /** What a round of "start the writer, let it write a while, SIGKILL it" left in the store. */
 interface Outcome {
   length: number;
@@ -78,7 +64,7 @@ async function killWhileWriting(script: string, root: string): Promise<Outcome[]
     const writer = spawn(process.execPath, [script, root, String(SIZE)], {
       stdio: ["ignore", "pipe", "inherit"],
     });
-    await waitForWrites(writer, 1 + (round % 2));
+    await waitForLines(writer, "wrote", 1 + (round % 2));
     // Somewhere in a later write (each takes tens of milliseconds).
     await new Promise((resolve) => setTimeout(resolve, 3 + round * 7));
     const exited = new Promise((resolve) => writer.once("exit", resolve));

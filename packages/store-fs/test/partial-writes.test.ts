@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,6 +7,7 @@ import { FsStore, OutsideRootError } from "@z/store-fs";
 import { tempDir } from "@z/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFsStoreForChild } from "./child-build.js";
+import { waitForLines } from "./support.js";
 
 const sandbox = tempDir("z-store-fs-partial-");
 afterAll(() => sandbox.remove());
@@ -71,20 +72,6 @@ beforeAll(() => {
   };
 });
 
-function waitForStarts(process: ChildProcess, count: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = 0;
-    process.stdout!.on("data", (chunk: Buffer) => {
-      seen += chunk
-        .toString()
-        .split("\n")
-        .filter((line) => line === "start").length;
-      if (seen >= count) resolve();
-    });
-    process.once("exit", (code) => reject(new Error(`child exited early with ${code}`)));
-  });
-}
-
 /** What one "start the patcher, let it run, SIGKILL it" round left in the file. */
 interface Outcome {
   length: number;
@@ -106,7 +93,7 @@ async function killWhilePatching(script: string, root: string): Promise<Outcome[
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     // Inside a write: each takes tens of milliseconds.
-    await waitForStarts(writer, 1 + (round % 2));
+    await waitForLines(writer, "start", 1 + (round % 2));
     await new Promise((resolve) => setTimeout(resolve, round % 3));
     const exited = new Promise((resolve) => writer.once("exit", resolve));
     writer.kill("SIGKILL");

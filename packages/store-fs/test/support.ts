@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import * as path from "node:path";
 
@@ -32,4 +33,22 @@ export function tempFilesUnder(dir: string): string[] {
 /** A value of `length` bytes all equal to `byte`, to tell whole values apart at a glance. */
 export function filled(length: number, byte: number): Uint8Array {
   return new Uint8Array(length).fill(byte);
+}
+
+/**
+ * Resolves once a child process has printed `line` (a whole line of its stdout) `count` times;
+ * rejects if it exits first. Crash tests kill writers at the moments these lines mark.
+ */
+export function waitForLines(child: ChildProcess, line: string, count: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    child.stdout!.on("data", (chunk: Buffer) => {
+      seen += chunk
+        .toString()
+        .split("\n")
+        .filter((printed) => printed === line).length;
+      if (seen >= count) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`child exited early with ${code}`)));
+  });
 }

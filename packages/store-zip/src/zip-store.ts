@@ -202,8 +202,7 @@ export class ZipStore extends StoreBase implements FullStore {
     key: string,
     options?: { signal?: AbortSignal },
   ): Promise<number | undefined> {
-    validateKey(key);
-    throwIfAborted(options?.signal);
+    checkRead(key, undefined, options?.signal);
     return this.#find(key)?.size;
   }
 
