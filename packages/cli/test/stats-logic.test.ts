@@ -1,0 +1,111 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Histogram } from "../src/stats/histogram.js";
+import { addToHistogram, StatsAccumulator } from "../src/stats/numeric-stats.js";
+
+/** The reference model: the bin whose edges hold v (the last bin closed), or -1 outside. */
+function binOf(edges: number[], v: number): number {
+  const last = edges.length - 2;
+  for (let i = 0; i <= last; i++) {
+    if (v >= edges[i] && (v < edges[i + 1] || (i === last && v <= edges[i + 1]))) return i;
+  }
+  return -1;
+}
+
+const finite = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e300, max: 1e300 });
+
+describe("Histogram", () => {
+  it("puts every value in the range into the bin whose edges hold it (NumPy's rule)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(finite, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 40 }),
+        (values, bins) => {
+          const lo = Math.min(...values);
+          const hi = Math.max(...values);
+          const h = new Histogram(lo, hi, bins);
+          // Where bins are as narrow as a few ulps of their values, rounding can make edges
+          // equal, and NumPy's one correction step and this ideal model part ways; NumPy's
+          // rule is the one kept, so such ranges are left out.
+          const width = (h.edges[bins] - h.edges[0]) / bins;
+          fc.pre(width > Math.max(Math.abs(lo), Math.abs(hi)) * 2 ** -40);
+          for (const v of values) h.add(v);
+          const model = new Array<number>(bins).fill(0);
+          for (const v of values) model[binOf(h.edges, v)]++;
+          expect(h.counts).toEqual(model);
+          expect(h.edges[0]).toBe(lo === hi ? lo - 0.5 : lo);
+          expect(h.edges[bins]).toBe(lo === hi ? hi + 0.5 : hi);
+        },
+      ),
+    );
+  });
+
+  it("leaves out NaN and values outside the range", () => {
+    const h = new Histogram(0, 10, 5);
+    for (const v of [Number.NaN, -1, 11, Number.POSITIVE_INFINITY, 10, 0, 4]) h.add(v);
+    expect(h.counts).toEqual([1, 0, 1, 0, 1]);
+  });
+});
+
+describe("StatsAccumulator", () => {
+  it("sums integers exactly and keeps 64-bit extremes exact over any split into chunks", () => {
+    const int64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(int64, { maxLength: 8 }), { minLength: 1, maxLength: 6 }),
+        (chunks) => {
+          const all = chunks.flat();
+          fc.pre(all.length > 0);
+          const acc = new StatsAccumulator("int");
+          for (const c of chunks) acc.add(BigInt64Array.from(c));
+          const result = acc.result(undefined);
+          const sorted = [...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          expect(result.min).toBe(sorted[0]);
+          expect(result.max).toBe(sorted[sorted.length - 1]);
+          const sum = all.reduce((a, b) => a + b, 0n);
+          // The mean of the exact sum, to within float64 rounding.
+          const exact = Number(sum) / all.length;
+          expect(Math.abs((result.mean as number) - exact)).toBeLessThanOrEqual(
+            Math.abs(exact) * 1e-15 + 1e-9,
+          );
+        },
+      ),
+    );
+  });
+
+  it("keeps uint32 sums exact beyond 2^53", () => {
+    const acc = new StatsAccumulator("int");
+    const chunk = new Uint32Array(1 << 16).fill(2 ** 32 - 1);
+    for (let i = 0; i < 40; i++) acc.add(chunk);
+    // 40 * 2^16 elements of 2^32 - 1: the sum is beyond float64's exact integers (2^53).
+    expect(acc.mean()).toBe(2 ** 32 - 1);
+    expect(acc.count).toBe(40 * 2 ** 16);
+  });
+
+  it("counts NaN and infinities apart, and takes extremes and the mean as nanmin, nanmax, nanmean do", () => {
+    const acc = new StatsAccumulator("float");
+    acc.add(Float64Array.of(Number.NaN, 1, 2));
+    acc.add(Float32Array.of(Number.NEGATIVE_INFINITY, 5));
+    const r = acc.result(acc.histogram(2));
+    expect(r).toMatchObject({
+      count: 5,
+      nanCount: 1,
+      infCount: 1,
+      min: Number.NEGATIVE_INFINITY,
+      max: 5,
+    });
+    expect(r.mean).toBe(Number.NEGATIVE_INFINITY);
+    const histogram = acc.histogram(2) as Histogram;
+    addToHistogram(histogram, Float64Array.of(Number.NaN, 1, 2, Number.NEGATIVE_INFINITY, 5));
+    expect(histogram.edges).toEqual([1, 3, 5]);
+    expect(histogram.counts).toEqual([2, 1]);
+    const nans = new StatsAccumulator("float");
+    nans.add(Float64Array.of(Number.NaN));
+    expect(nans.result(nans.histogram(3))).toMatchObject({
+      min: null,
+      max: null,
+      mean: null,
+      histogram: null,
+    });
+  });
+});
