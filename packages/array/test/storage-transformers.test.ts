@@ -116,6 +116,7 @@ async function throughTransformer(store: Store): Promise<void> {
     "zarr.json",
   ]);
   expect(await flat(await openArray(store, { path: "a" }))).toEqual(Array.from(values));
+  expect(await array.nchunksInitialized()).toBe(4);
   // A resize finds the chunks to delete through the transformer's listing.
   await array.resize([2, 2]);
   expect(await keysOf(store)).toEqual(["a/_t/c/0/0", "a/zarr.json", "zarr.json"]);

@@ -520,7 +520,9 @@ export class ZarrArray<C extends Container = Container> {
    */
   async nchunksInitialized(options: { signal?: AbortSignal } = {}): Promise<number> {
     const { countStoredChunks } = await loadStoredChunks();
-    return countStoredChunks(this.store, this.path, this.metadata, options.signal);
+    // Listed through the store the chunks go through (a storage transformer's, if any).
+    const store = this.access.stored.store;
+    return countStoredChunks(store, this.path, this.metadata, options.signal);
   }
 
   /**
