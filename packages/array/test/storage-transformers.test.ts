@@ -1,6 +1,7 @@
 import path from "node:path";
 import {
   consolidateMetadata,
+  copyNode,
   createArray,
   openArray,
   openGroup,
@@ -144,6 +145,22 @@ describe("a registered storage transformer", () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it("copyNode copies raw chunks through the transformers of both sides", async () => {
+    const source = new MemoryStore();
+    await arrayWith(source, [{ name: "test.folder", configuration: { folder: "_t" } }]);
+    await (await openArray(source, { path: "a" })).set(null, values);
+    const target = new MemoryStore();
+    const copied = await copyNode(await openArray(source, { path: "a" }), target);
+    expect(copied.arrays.length).toBe(1);
+    expect((await keysOf(target)).filter((k) => k.includes("/c/"))).toEqual([
+      "a/_t/c/0/0",
+      "a/_t/c/0/1",
+      "a/_t/c/1/0",
+      "a/_t/c/1/1",
+    ]);
+    expect(await flat(await openArray(target, { path: "a" }))).toEqual(Array.from(values));
   });
 
   it("is listed by name, and registering checks its arguments", () => {

@@ -183,7 +183,8 @@ export async function copyArrayElements(
   const per = raw ? undefined : options.regionChunks;
   const grid = per ? chunkGrid.map((n, axis) => Math.ceil(n / per[axis])) : chunkGrid;
   const total = product(grid);
-  const store = target.store as Readable & Writable;
+  // Raw chunks are written where the target's reads look: through its storage transformers.
+  const store = target.access.stored.store as Readable & Writable;
   const convert = elementConversion(source, target);
   const { signal } = options;
   const spare = new SpareRegions();
