@@ -1,7 +1,8 @@
 // zfp arrays through the array API: v2 arrays zarr-python 2 wrote with numcodecs' zfpy read to
 // exactly the values zarr-python reads (from the sources, and from the built packages in a fresh
 // process with the default decode pool); a v2 zfpy array we write reads in zarr-python to our
-// values; zarrs' zfpy fixtures read to the values zfpy decodes from their chunks.
+// values; zarrs' zfpy fixtures read to the values zfpy decodes from their chunks; zfp serves as
+// the inner codec of shards.
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -199,5 +200,27 @@ print(base64.b64encode(out.tobytes()).decode())
 `).trim();
       expect(b64(data as Float32Array), fixture).toBe(expected);
     }
+  });
+});
+
+describe("zfp inside shards", () => {
+  it("compresses the inner chunks of a shard; whole and partial reads give the values back", async () => {
+    const map = new Map<string, Uint8Array>();
+    const arr = await createArray(map, {
+      path: "s",
+      shape: [8, 12],
+      chunks: [4, 4],
+      shards: [8, 12],
+      dtype: "int32",
+      serializer: { name: "zfp", configuration: { mode: "reversible" } },
+      compressors: null,
+    });
+    const values = Int32Array.from({ length: 96 }, (_, i) => ((i * 7919) % 1000) - 500);
+    await arr.set(null, { data: values, shape: [8, 12] });
+    expect([...map.keys()].filter((key) => key.includes("/c/"))).toEqual(["s/c/0/0"]);
+    const reopened = await openArray(map, { path: "s" });
+    expect(Array.from((await reopened.get()).data as Int32Array)).toEqual(Array.from(values));
+    const row = await reopened.get([5, null]);
+    expect(Array.from(row.data as Int32Array)).toEqual(Array.from(values.subarray(60, 72)));
   });
 });
