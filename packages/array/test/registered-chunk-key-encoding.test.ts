@@ -12,6 +12,7 @@ import { FsStore } from "@z/store-fs";
 import { HttpStore } from "@z/store-http";
 import { MemoryStore } from "@z/store-memory";
 import { scratchFolders, startTestHttpServer } from "@z/test-utils";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 /*
@@ -150,5 +151,54 @@ describe("a registered chunk key encoding in createArray", () => {
       }),
     ).rejects.toThrow(MetadataError);
     expect(await keysOf(store)).toEqual([]);
+  });
+});
+
+describe("a registered chunk key encoding against a model (property)", () => {
+  it("the keys stored are those of the chunks written, and every element reads back", async () => {
+    const layout = fc
+      .integer({ min: 1, max: 3 })
+      .chain((ndim) =>
+        fc.record({
+          shape: fc.array(fc.integer({ min: 1, max: 6 }), { minLength: ndim, maxLength: ndim }),
+          chunks: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: ndim, maxLength: ndim }),
+          prefix: fc.stringMatching(/^[a-z]{0,3}$/),
+        }),
+      )
+      .chain((l) =>
+        fc.record({
+          layout: fc.constant(l),
+          points: fc.array(fc.tuple(...l.shape.map((n) => fc.integer({ min: 0, max: n - 1 }))), {
+            maxLength: 6,
+          }),
+        }),
+      );
+    await fc.assert(
+      fc.asyncProperty(layout, async ({ layout: { shape, chunks, prefix }, points }) => {
+        const store = new MemoryStore();
+        const array = await createArray(store, {
+          shape,
+          chunks,
+          dtype: "int16",
+          fillValue: -1,
+          compressors: null,
+          chunkKeyEncoding: { name: "test.dashed", configuration: { prefix } },
+        });
+        const size = shape.reduce((a, b) => a * b, 1);
+        const model = new Int16Array(size).fill(-1);
+        const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
+        const keys = new Set<string>(["zarr.json"]);
+        for (const [n, point] of points.entries()) {
+          await array.set(point, n);
+          model[point.reduce((at, c, i) => at + c * strides[i], 0)] = n;
+          keys.add(`k${prefix}${point.map((c, i) => Math.floor(c / chunks[i])).join("-")}`);
+        }
+        // Written values are never the fill value, so every chunk written stays stored.
+        expect(new Set(await keysOf(store))).toEqual(keys);
+        const reopened = await openArray(store);
+        expect(Array.from((await reopened.get()).data as Int16Array)).toEqual(Array.from(model));
+      }),
+      { numRuns: 60 },
+    );
   });
 });
