@@ -1,5 +1,12 @@
-import type { CodecPipeline } from "@z/codecs";
-import type { ArrayMetadata, JsonObject, NamedConfig } from "@z/metadata";
+import { CodecPipeline } from "@z/codecs";
+import {
+  type ArrayMetadata,
+  type JsonObject,
+  type JsonValue,
+  type NamedConfig,
+  parseNamedConfig,
+} from "@z/metadata";
+import { shardingOf } from "../create/sharding-config.js";
 
 /** A v2 codec configuration as numcodecs writes it: its `id` and its parameters. */
 export type NumcodecsConfig = JsonObject & { id: string };
@@ -31,7 +38,7 @@ export function codecRoles(metadata: ArrayMetadata, pipeline: CodecPipeline): Co
       compressors: compressor ? [structuredClone(compressor) as NumcodecsConfig] : [],
     };
   }
-  const inner = shardInnerPipeline(pipeline) ?? pipeline;
+  const inner = shardInnerPipeline(metadata, pipeline) ?? pipeline;
   return {
     filters: inner.arrayToArray.map((stage) => stage.codec.toJson()),
     serializer: inner.arrayToBytes.codec.toJson(),
@@ -41,10 +48,20 @@ export function codecRoles(metadata: ArrayMetadata, pipeline: CodecPipeline): Co
 
 /**
  * The inner chunks' pipeline when the whole pipeline is one sharding codec (zarr-python's
- * `inner_codecs`). Told by shape rather than by class, so the sharding code stays unloaded.
+ * `inner_codecs`), built from the sharding configuration in the metadata: what the sharding
+ * codec holds stays its own.
  */
-function shardInnerPipeline(pipeline: CodecPipeline): CodecPipeline | undefined {
+function shardInnerPipeline(
+  metadata: ArrayMetadata,
+  pipeline: CodecPipeline,
+): CodecPipeline | undefined {
   if (pipeline.arrayToArray.length > 0 || pipeline.bytesToBytes.length > 0) return undefined;
-  const codec = pipeline.arrayToBytes.codec as { name: string; inner?: CodecPipeline };
-  return codec.name === "sharding_indexed" ? codec.inner : undefined;
+  const sharding = shardingOf(metadata);
+  const codecs = sharding?.configuration.codecs;
+  if (!sharding || !Array.isArray(codecs)) return undefined;
+  const where = "sharding_indexed codecs";
+  const entries = codecs.map((entry: JsonValue) => parseNamedConfig(entry, where));
+  const { dataType, fillValue } = metadata;
+  const spec = { shape: [...sharding.chunkShape], dataType, fillValue };
+  return CodecPipeline.create(entries, spec, 3, {}, where);
 }
