@@ -75,6 +75,7 @@ const PROBLEMS: Readonly<Record<number, string>> = {
   [-3]: "the stream has no valid zfp header",
   [-5]: "the stream is truncated",
   [-6]: "zfp cannot decode the stream",
+  [-7]: "the stream goes on past the values of the field (it holds a larger field, or is not zfp)",
 };
 
 /** zfp-glue.c's mode arguments: mode, real, minbits, maxbits, maxprec, minexp, rate type, rate dims. */

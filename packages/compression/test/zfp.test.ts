@@ -280,6 +280,25 @@ describe("zfp streams", () => {
     await expect(zfpDecompress(new Uint8Array(0), field, "header")).rejects.toThrow(/empty/);
   });
 
+  it("reports a stream that goes on a word or more past the field's values", async () => {
+    const big = values("float64", 400, 5);
+    const stream = await zfpCompress(
+      big,
+      { type: "float64", shape: [20, 20] },
+      { mode: "reversible" },
+    );
+    await expect(zfpDecompress(stream, field, { mode: "reversible" })).rejects.toThrow(
+      /the stream goes on past the values of the field/,
+    );
+    // Extra zero bytes within the last word are padding, as zfp's own builds write it.
+    const own = await zfpCompress(data, field, { mode: "reversible" });
+    const longer = new Uint8Array(own.length + 7);
+    longer.set(own);
+    expect(Array.from(await zfpDecompress(longer, field, { mode: "reversible" }))).toEqual(
+      Array.from(data as Float64Array),
+    );
+  });
+
   it("reports a header that describes another type or count, saying which", async () => {
     const stream = await zfpCompress(data, field, { mode: "reversible" }, { header: true });
     // The same values in another shape are those values (older zfpy streams are flattened).

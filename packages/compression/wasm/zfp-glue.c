@@ -22,6 +22,7 @@ enum {
   ZFPZ_HEADER_MISMATCH = -4,
   ZFPZ_TRUNCATED = -5,
   ZFPZ_FAILED = -6,
+  ZFPZ_TRAILING = -7,
 };
 
 /* Modes, as the JavaScript side numbers them. */
@@ -236,6 +237,11 @@ int32_t zfpz_decode(const void* src, size_t size, void* dst, int32_t type, uint3
    * used a word it does not reach. */
   if (used > ((size + 7) & ~(size_t)7)) {
     result = ZFPZ_TRUNCATED;
+    goto done;
+  }
+  /* A whole word or more the decoder did not use: a stream of a larger field, or not zfp's. */
+  if (used + 8 <= size) {
+    result = ZFPZ_TRAILING;
     goto done;
   }
   result = (int32_t)used;

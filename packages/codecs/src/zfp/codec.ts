@@ -176,6 +176,12 @@ export class ZfpyCompressor implements BytesToBytesCodec, ZfpSetup {
   }
 
   async decode(bytes: Uint8Array, options: BytesDecodeOptions): Promise<Uint8Array> {
+    const size = product(this.shape) * zfpItemSize(this.elements.type);
+    const limit = Math.min(options.expectedSize ?? size, options.maxSize);
+    if (size > limit)
+      throw new DecodeError(
+        `numcodecs.zfpy codec: the chunk decodes to ${size} bytes, more than the ${limit} allowed`,
+      );
     const values = await decompress(this, bytes, this.shape);
     const out = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
     if (options.expectedSize !== undefined && out.length !== options.expectedSize)
@@ -186,14 +192,21 @@ export class ZfpyCompressor implements BytesToBytesCodec, ZfpSetup {
   }
 }
 
+const ZFP_ARRAYS = {
+  int32: Int32Array,
+  int64: BigInt64Array,
+  float32: Float32Array,
+  float64: Float64Array,
+} as const;
+
+/** The bytes of one value of a zfp type. */
+function zfpItemSize(type: ZfpElements["type"]): number {
+  return ZFP_ARRAYS[type].BYTES_PER_ELEMENT;
+}
+
 /** `n` values of a zfp type over `buffer`, or undefined when the buffer holds another count. */
 function zfpArray(type: ZfpElements["type"], buffer: ArrayBuffer, n: number): ZfpData | undefined {
-  const make = {
-    int32: Int32Array,
-    int64: BigInt64Array,
-    float32: Float32Array,
-    float64: Float64Array,
-  }[type];
+  const make = ZFP_ARRAYS[type];
   if (buffer.byteLength !== n * make.BYTES_PER_ELEMENT) return undefined;
   return new make(buffer);
 }
