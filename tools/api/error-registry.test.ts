@@ -66,6 +66,7 @@ const REGISTERED = {
   ScaleOffsetError: true,
   SelectionError: true,
   ShapeMismatchError: true,
+  StatsUnsupportedError: true,
   StoreError: true,
   TooManyConflictsError: true,
   UnknownCodecError: true,
