@@ -95,6 +95,39 @@ const RECIPES: Recipe[] = [
   { label: "zlib", codecs: [bytesLE, named("zlib", { level: 1 })], dtype: "float64", value: wave },
   { label: "zstd", codecs: [bytesLE, named("zstd", { level: 1 })], dtype: "int32", value: ramp },
   {
+    label: "zfp",
+    codecs: [named("zfp", { mode: "fixed_accuracy", tolerance: 0.001 })],
+    dtype: "float64",
+    value: wave,
+  },
+  {
+    label: "numcodecs.zfpy",
+    codecs: [named("numcodecs.zfpy", { mode: 5 })],
+    dtype: "int32",
+    value: ramp,
+  },
+  {
+    label: "numcodecs.zfpy (v2 compressor)",
+    codecs: [bytesLE, named("numcodecs.zfpy", { mode: 4, tolerance: 0.01 })],
+    dtype: "float32",
+    value: wave,
+    zarrFormat: 2,
+  },
+  {
+    label: "n5_default",
+    codecs: [
+      named("n5_default", {
+        codecs: [
+          { name: "transpose", configuration: { order: [1, 0] } },
+          { name: "bytes", configuration: { endian: "big" } },
+          { name: "zstd", configuration: { level: 1 } },
+        ],
+      }),
+    ],
+    dtype: "uint16",
+    value: (i) => (i * 97) % 65536,
+  },
+  {
     label: "blosc",
     codecs: [
       bytesLE,
