@@ -1,7 +1,10 @@
+import { createArray, MemoryStore, slice } from "@z/zarr";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { arrayStats } from "../src/stats/array-stats.js";
 import { Histogram } from "../src/stats/histogram.js";
 import { addToHistogram, StatsAccumulator } from "../src/stats/numeric-stats.js";
+import { StatsUnsupportedError } from "../src/stats/stats-errors.js";
 
 /** The reference model: the bin whose edges hold v (the last bin closed), or -1 outside. */
 function binOf(edges: number[], v: number): number {
@@ -107,5 +110,57 @@ describe("StatsAccumulator", () => {
       mean: null,
       histogram: null,
     });
+  });
+});
+
+describe("arrayStats (MemoryStore)", () => {
+  it("equals statistics of the values in memory, missing chunks read as the fill value, sharded or not", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.boolean(),
+        fc.integer({ min: -5, max: 5 }),
+        fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 40 }),
+        async (n, chunk, sharded, fill, written, start) => {
+          const array = await createArray(new MemoryStore(), {
+            shape: [n],
+            chunks: [chunk],
+            shards: sharded ? [chunk * 2] : undefined,
+            dtype: "int32",
+            fillValue: fill,
+          });
+          const values = new Array<number>(n).fill(fill);
+          const from = Math.min(start, n - 1);
+          const part = written.slice(0, n - from);
+          part.forEach((v, i) => {
+            values[from + i] = v;
+          });
+          await array.set([slice(from, from + part.length)], Int32Array.from(part));
+          const stats = await arrayStats(array, { bins: 4, regionBytes: 8 });
+          expect(stats.count).toBe(n);
+          expect(stats.min).toBe(Math.min(...values));
+          expect(stats.max).toBe(Math.max(...values));
+          expect(stats.mean).toBeCloseTo(values.reduce((a, b) => a + b, 0) / n, 9);
+          const histogram = new Histogram(Math.min(...values), Math.max(...values), 4);
+          for (const v of values) histogram.add(v);
+          expect(stats.histogram).toEqual({ edges: histogram.edges, counts: histogram.counts });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("says why complex arrays have no statistics", async () => {
+    const array = await createArray(new MemoryStore(), {
+      path: "c",
+      shape: [2],
+      dtype: "complex128",
+    });
+    await expect(arrayStats(array)).rejects.toThrow(StatsUnsupportedError);
+    await expect(arrayStats(array)).rejects.toThrow(
+      /\/c is complex128: complex numbers have no order/,
+    );
   });
 });
