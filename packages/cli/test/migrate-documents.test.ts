@@ -279,6 +279,11 @@ describe("migrated zarr.json as zarr-python 3.1's migration tests expect it", ()
 
   const refused: [string, JsonObject, RegExp][] = [
     [
+      "a .zarray whose shape is not a list",
+      zarray({ dtype: "<i4", shape: 5 }),
+      /"shape" is not a list/,
+    ],
+    [
       "an object data type",
       zarray({ dtype: "|O", filters: [{ id: "vlen-utf8" }] }),
       /object data types/,

@@ -45,7 +45,8 @@ export function migrateArrayDocument(node: V2Documents): JsonObject {
   if (!isJsonObject(node.zarray)) throw new MigrationError(path, ".zarray is not a JSON object");
   const doc = node.zarray;
   try {
-    const shape = field(doc, "shape", path) as number[];
+    const shape = field(doc, "shape", path);
+    if (!Array.isArray(shape)) throw new MigrationError(path, '.zarray "shape" is not a list');
     const dtype = field(doc, "dtype", path);
     const type = migrateDataType(dtype);
     const codecs: JsonValue[] = [];
