@@ -22,6 +22,7 @@ export * from "./normalize.js";
 export { getPartialValuesOf, setPartialValuesOf } from "./partial-values.js";
 export * from "./range.js";
 export * from "./ranges-of.js";
+export * from "./read-only-store.js";
 export * from "./store.js";
 export * from "./store-base.js";
 export * from "./with-read-only.js";

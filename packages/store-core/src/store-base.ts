@@ -1,9 +1,7 @@
 import { clearStore } from "./clear-store.js";
 import { asyncDispose } from "./dispose.js";
 import { readSize } from "./get-size.js";
-import { sumSizes } from "./get-size-prefix.js";
-import { hasNoKeys } from "./is-empty.js";
-import { readPartialValues } from "./partial-values.js";
+import { ReadOnlyStore } from "./read-only-store.js";
 import {
   type GetOptions,
   isListable,
@@ -14,14 +12,14 @@ import {
   type StoreCapabilities,
   type Writable,
 } from "./store.js";
-import { ReadOnlyStore } from "./wrappers.js";
 
 /**
  * Base class of the `@z` stores: zarr-python's store API (`getSize`, `getSizePrefix`,
  * `getPartialValues`, `isEmpty`, `clear`, `withReadOnly`, the `supports*` flags and
  * `Symbol.asyncDispose`) built from the store's own `get`, `getRanges`, listing and writes. A
  * store overrides what it can do better: a file store's `getSize` is a `stat`, an object
- * store's `getSizePrefix` adds up the sizes its listing reports.
+ * store's `getSizePrefix` adds up the sizes its listing reports. The defaults of the methods that
+ * reading an array does not use load on first call, so they cost an app's first load nothing.
  * @example
  * ```ts
  * class TinyStore extends StoreBase {
@@ -47,7 +45,8 @@ export abstract class StoreBase implements Readable, StoreCapabilities {
    * zarr-python's `getsize_prefix`): a listing, then `getSize` for each key, `concurrency` at
    * once. Rejects with `UnsupportedOperationError` when the store cannot list.
    */
-  getSizePrefix(prefix = "", options?: PartialReadOptions): Promise<number> {
+  async getSizePrefix(prefix = "", options?: PartialReadOptions): Promise<number> {
+    const { sumSizes } = await import("./get-size-prefix.js");
     return sumSizes(this, prefix, options);
   }
 
@@ -56,10 +55,11 @@ export abstract class StoreBase implements Readable, StoreCapabilities {
    * request, in order, `undefined` where the key does not exist; the ranges of one key are read
    * together, `concurrency` keys at once.
    */
-  getPartialValues(
+  async getPartialValues(
     requests: readonly KeyRange[],
     options?: PartialReadOptions,
   ): Promise<(Uint8Array | undefined)[]> {
+    const { readPartialValues } = await import("./partial-values.js");
     return readPartialValues(this, requests, options);
   }
 
@@ -68,7 +68,8 @@ export abstract class StoreBase implements Readable, StoreCapabilities {
    * `"a/b/"`; zarr-python's `is_empty`). Rejects with `UnsupportedOperationError` when the
    * store cannot list.
    */
-  isEmpty(prefix = ""): Promise<boolean> {
+  async isEmpty(prefix = ""): Promise<boolean> {
+    const { hasNoKeys } = await import("./is-empty.js");
     return hasNoKeys(this, prefix);
   }
 

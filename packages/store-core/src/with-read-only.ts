@@ -1,5 +1,5 @@
+import { ReadOnlyStore } from "./read-only-store.js";
 import type { Readable } from "./store.js";
-import { ReadOnlyStore } from "./wrappers.js";
 
 /**
  * A read-only view of any store (zarr-python's `with_read_only(True)`): the store's own
