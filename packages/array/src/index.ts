@@ -46,6 +46,7 @@ export * from "./nodes/info.js";
 export * from "./nodes/info-rows.js";
 export type { NodeMetadata } from "./nodes/node-documents.js";
 export * from "./nodes/nodes.js";
+export * from "./nodes/open-array.js";
 export type { AccessMode } from "./nodes/open-mode.js";
 export * from "./nodes/tree.js";
 export * from "./nodes/tree-summary.js";

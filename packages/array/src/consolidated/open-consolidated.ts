@@ -1,6 +1,7 @@
 import type { StoreLike } from "@z/store-core";
 import type { ZarrGroup } from "../nodes/group.js";
-import { type OpenOptions, openGroup } from "../nodes/nodes.js";
+import { openGroup } from "../nodes/nodes.js";
+import type { OpenOptions } from "../nodes/open-array.js";
 
 /**
  * Opens a group through its consolidated metadata, which must be there: the whole hierarchy

@@ -1,0 +1,197 @@
+import { afterLoading } from "@z/codecs";
+import type { JsonObject } from "@z/metadata";
+import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/store-core";
+import type { ArrayOptions } from "../create/array-metadata-builder.js";
+import type { ContainerOf } from "../create/container-types.js";
+import { DataTypeMismatchError } from "../create/data-type-check.js";
+import { isDataTypeNamed } from "../create/data-type-named.js";
+import { ContainsArrayError, ContainsGroupError } from "../errors.js";
+import { loadNodeCreation } from "../lazy-features.js";
+import { logNode, nodeDetails } from "../logging/node-logging.js";
+import { enterStore } from "../logging/store-logging-scope.js";
+import type { NodeSpec } from "../write/write-nodes.js";
+import { ZarrArray } from "./array.js";
+import type { ZarrGroup } from "./group.js";
+import { readNodeMetadata } from "./metadata-io.js";
+import type { NodeMetadata } from "./node-documents.js";
+import { type AccessMode, storeForMode } from "./open-mode.js";
+
+// The opening path that `openArray` needs, apart from `open` and `openGroup` (nodes.ts): a
+// bundler puts a file that the first load and a lazy feature both reach into the first load
+// whole, so this file must not import the group code, or an app that only opens arrays would
+// load groups, creation and consolidated metadata with it.
+
+/** Options of `open`. */
+export interface OpenOptions {
+  /** The node's path in the store (default the root). */
+  path?: string;
+  /** Only open this kind of node. */
+  kind?: "array" | "group";
+  /** Only look for this format (default: v3, then v2); the format of a node created by `mode`. */
+  zarrFormat?: 2 | 3;
+  /**
+   * As zarr-python's `mode` (see {@link AccessMode}): `"r"` opens read only (every write
+   * through the node, and the nodes opened from it, fails with `ReadOnlyError`), `"r+"` opens
+   * for writing, `"a"` opens or creates, `"w"` creates replacing whatever is there, `"w-"`
+   * creates where nothing is. Without a mode, what exists is opened (read only when the store
+   * cannot be written) and nothing is created. `open` and `openGroup` create a group;
+   * `openArray` creates an array from the creation options given with it.
+   */
+  mode?: AccessMode;
+  /** The attributes of a group that `mode` creates (ignored when the group exists). */
+  attributes?: JsonObject;
+  /**
+   * Consolidated metadata (v3 inline `consolidated_metadata`, v2 `.zmetadata`): by default a
+   * group uses it when present, so listing and opening its whole subtree needs no further
+   * reads; `false` ignores it (also for the nodes opened through the group); `true` requires
+   * it. Opening a v3 group costs one read either way; a consolidated v2 group costs one read
+   * with `zarrFormat: 2`, two without (the `zarr.json` probe first).
+   */
+  consolidated?: boolean;
+  /** Abort the metadata reads. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link openArray}. */
+export interface OpenArrayOptions
+  extends Omit<OpenOptions, "kind" | "consolidated" | "attributes">,
+    Partial<Omit<ArrayOptions, "dtype" | "zarrFormat">> {
+  /**
+   * The data type the array must have (v3 name such as `"float32"`, or a v2 typestr such as
+   * `"<f4"`); the result's type is narrowed to it. Also the data type of an array that `mode`
+   * creates.
+   */
+  dtype?: ArrayOptions["dtype"];
+}
+
+/** Options of {@link openGroup}. */
+export type OpenGroupOptions = Omit<OpenOptions, "kind">;
+
+/** Builds the array object of array metadata, once the codecs it names are loaded. */
+export function arrayOf(
+  s: Readable,
+  path: string,
+  node: NodeMetadata & { kind: "array" },
+): Promise<ZarrArray> {
+  return afterLoading(() => new ZarrArray(s, path, node.metadata));
+}
+
+/**
+ * Opens (or, as `options.mode` says, creates) the node at `options.path`: the shared path of
+ * `open`, `openArray` and `openGroup`. `spec` describes the node a mode creates; `build` makes
+ * the object of the metadata found. openArray passes a `build` that knows only arrays, so that
+ * an app that only opens arrays does not load the group code (groups, consolidated metadata).
+ */
+export async function openNode(
+  store: StoreLike | string,
+  options: OpenOptions,
+  spec: (options: OpenOptions) => NodeSpec,
+  build: (s: Readable, path: string, node: NodeMetadata) => Promise<ZarrArray | ZarrGroup>,
+): Promise<ZarrArray | ZarrGroup> {
+  const path = normalizePath(options.path);
+  const { mode } = options;
+  const s = storeForMode(await enterStore(store), mode, path);
+  if (mode === "w" || mode === "w-") return createForMode(s, path, spec(options), options);
+  let node = await readNodeMetadata(s, path, options);
+  if (!node && mode === "a") {
+    try {
+      return await createForMode(s, path, spec(options), options);
+    } catch (error) {
+      // Another writer created it meanwhile: open theirs, as if it had been there.
+      if (!(error instanceof ContainsArrayError || error instanceof ContainsGroupError))
+        throw error;
+      node = await readNodeMetadata(s, path, options);
+    }
+  }
+  checkNodeKind(path, node, options.kind);
+  const opened = await build(s, path, node);
+  logNode("opened", node.kind, path, () => nodeDetails(node));
+  return opened;
+}
+
+/** Creates the node a mode asks for, loading the creation code on first use. */
+async function createForMode(
+  store: Readable,
+  path: string,
+  spec: NodeSpec,
+  options: OpenOptions,
+): Promise<ZarrArray | ZarrGroup> {
+  const { createNodeWithMode } = await loadNodeCreation();
+  return createNodeWithMode(store, path, spec, { mode: options.mode, signal: options.signal });
+}
+
+/**
+ * Checks that `node` exists and is of `kind` (when given).
+ * @throws NotFoundError saying what is there instead
+ */
+function checkNodeKind(
+  path: string,
+  node: NodeMetadata | undefined,
+  kind: "array" | "group" | undefined,
+): asserts node is NodeMetadata {
+  if (!node) {
+    throw new NotFoundError(
+      `/${path}`,
+      kind ?? "array or group",
+      "no Zarr metadata (zarr.json, .zarray or .zgroup) there",
+    );
+  }
+  if (kind && node.kind !== kind) {
+    throw new NotFoundError(
+      `/${path}`,
+      kind,
+      `it is a ${node.kind}; open it with open${node.kind === "array" ? "Array" : "Group"}()`,
+    );
+  }
+}
+
+/**
+ * Opens the array at a path. With `dtype`, checks the array's data type and narrows the
+ * result's type (`get` then returns a Float32Array for `"float32"`). With `mode` `"a"`, `"w"`
+ * or `"w-"`, the array is created from the creation options given (`shape`, `dtype`,
+ * `chunks`, ..., as `createArray` takes them) when the mode says so.
+ *
+ * @example
+ * ```ts
+ * const arr = await openArray("data.zarr", { path: "temperature", dtype: "float32" });
+ * const { data } = await arr.get([0, null, null]); // data: Float32Array
+ * const log = await openArray(store, { path: "log", mode: "a", shape: [0], dtype: "int32" });
+ * ```
+ * @throws NotFoundError when there is no array there (and the mode creates none);
+ *   DataTypeMismatchError when it has another data type than `dtype`; ReadOnlyError for a mode
+ *   that writes on a store that cannot be written
+ * @category Open and create
+ */
+export async function openArray<D extends string>(
+  store: StoreLike | string,
+  options: OpenArrayOptions & { dtype: D },
+): Promise<ZarrArray<ContainerOf<D>>>;
+export async function openArray(
+  store: StoreLike | string,
+  options?: OpenArrayOptions,
+): Promise<ZarrArray>;
+export async function openArray(
+  store: StoreLike | string,
+  options: OpenArrayOptions = {},
+): Promise<ZarrArray> {
+  const { dtype, path, zarrFormat, mode, signal, ...creation } = options;
+  const open: OpenOptions = { path, zarrFormat, mode, signal, kind: "array" };
+  const array = (await openNode(
+    store,
+    open,
+    () => {
+      if (creation.shape === undefined || dtype === undefined) {
+        throw new NotFoundError(
+          `/${normalizePath(path)}`,
+          "array",
+          `mode ${JSON.stringify(mode)} creates it only from a shape and a dtype`,
+        );
+      }
+      return { ...creation, kind: "array", shape: creation.shape, dtype, zarrFormat };
+    },
+    (s, at, node) => arrayOf(s, at, node as NodeMetadata & { kind: "array" }),
+  )) as ZarrArray;
+  if (typeof dtype === "string" && !isDataTypeNamed(array.dataType, dtype))
+    throw new DataTypeMismatchError(array.path, dtype, array.dtype);
+  return array;
+}
