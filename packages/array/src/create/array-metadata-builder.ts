@@ -34,16 +34,10 @@ import {
   chunkGridOption,
   shardGridOption,
 } from "./chunk-grid-option.js";
+import { checkedCodec, checkedCodecList } from "./codec-option-checks.js";
 import { type CodecSpec, DEFAULT_COMPRESSOR, defaultSerializer } from "./codec-specs.js";
 import { resolveDtype } from "./dtype-option.js";
-import {
-  checkChoice,
-  checkedCodec,
-  checkedCodecList,
-  checkOptionsObject,
-  isPlainObject,
-  shown,
-} from "./option-checks.js";
+import { checkChoice, checkOptionsObject, isPlainObject, shown } from "./option-checks.js";
 
 /** How to create an array. */
 export interface ArrayOptions {

@@ -1,12 +1,5 @@
 import { formatValue } from "@z/errors";
-import {
-  checkJsonValue,
-  type DataType,
-  InvalidDataTypeError,
-  MetadataError,
-  type NamedConfig,
-} from "@z/metadata";
-import { type CodecSpec, toNamedConfig } from "./codec-specs.js";
+import { type DataType, InvalidDataTypeError, MetadataError } from "@z/metadata";
 
 /** A value as a message shows it: bigints as `10n`, since users pass JavaScript values here. */
 export const shown = (value: unknown): string => formatValue(value, { bigint: "suffix" });
@@ -77,48 +70,4 @@ export function checkDataTypeObject(dtype: unknown): DataType {
     );
   }
   return dtype as DataType;
-}
-
-/**
- * A codec given by the user as a metadata entry, checked: a name, a `{name, configuration?,
- * must_understand?}` object or a numcodecs `{id, ...}` object, whose configuration holds JSON
- * values only.
- * @param where names the codec in messages, e.g. `codecs[1]`
- * @throws MetadataError naming the codec and what is wrong
- */
-export function checkedCodec(spec: unknown, where: string): NamedConfig {
-  if (typeof spec === "string") {
-    if (spec === "") throw new MetadataError(`${where}: a codec name must not be empty`);
-    return toNamedConfig(spec);
-  }
-  if (!isPlainObject(spec) || (typeof spec.name !== "string" && typeof spec.id !== "string")) {
-    throw new MetadataError(
-      `${where} must be a codec name, {name, configuration?} or a numcodecs {id, ...} object, got ${shown(spec)}`,
-    );
-  }
-  if (typeof spec.id !== "string") {
-    if (spec.configuration !== undefined && !isPlainObject(spec.configuration)) {
-      throw new MetadataError(
-        `${where}.configuration must be an object, got ${shown(spec.configuration)}`,
-      );
-    }
-    if (spec.must_understand !== undefined && typeof spec.must_understand !== "boolean") {
-      throw new MetadataError(
-        `${where}.must_understand must be true or false, got ${shown(spec.must_understand)}`,
-      );
-    }
-  }
-  const entry = toNamedConfig(spec as CodecSpec);
-  checkJsonValue(entry.configuration, `${where}.configuration`);
-  return entry;
-}
-
-/**
- * A list of codecs the user gave, checked.
- * @throws MetadataError when it is not a list, or for the first codec that is not valid
- */
-export function checkedCodecList(list: unknown, option: string): NamedConfig[] {
-  if (!Array.isArray(list))
-    throw new MetadataError(`The ${option} option must be a list of codecs, got ${shown(list)}`);
-  return list.map((spec, i) => checkedCodec(spec, `${option}[${i}]`));
 }
