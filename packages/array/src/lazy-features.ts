@@ -40,5 +40,5 @@ export const loadStoreLogging = () => import("./logging/logging-proxy.js");
 /** Counting the stored chunks of an array (`nchunksInitialized`), which lists the store. */
 export const loadStoredChunks = () => import("./nodes/stored-chunks.js");
 
-/** Creating nodes, for the modes of `open` that create (`"a"`, `"w"`, `"w-"`). */
-export const loadNodeCreation = () => import("./write/create-nodes.js");
+/** Creating the node an opener's mode asks for ("a", "w", "w-"; see write/mode-creation.ts). */
+export const loadNodeCreation = () => import("./write/mode-creation.js");

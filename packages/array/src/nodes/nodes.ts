@@ -1,5 +1,6 @@
 import type { StoreLike } from "@z/store-core";
 import type { ContainerOf } from "../create/container-types.js";
+import { loadNodeCreation } from "../lazy-features.js";
 import type { ZarrArray } from "./array.js";
 import { nodeFromMetadata, type ZarrGroup } from "./group.js";
 import {
@@ -54,7 +55,12 @@ export async function open(
   return openNode(
     store,
     options as OpenOptions,
-    (o) => ({ kind: "group", zarrFormat: o.zarrFormat, attributes: o.attributes }),
+    async (s, path) => {
+      const { zarrFormat, attributes, mode, signal } = options as OpenOptions;
+      const { createGroupWithMode } = await loadNodeCreation();
+      const spec = { kind: "group" as const, zarrFormat, attributes };
+      return createGroupWithMode(s, path, spec, { mode, signal });
+    },
     (s, path, node) =>
       node.kind === "array"
         ? arrayOf(s, path, node)

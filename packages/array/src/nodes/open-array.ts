@@ -9,7 +9,6 @@ import { ContainsArrayError, ContainsGroupError } from "../errors.js";
 import { loadNodeCreation } from "../lazy-features.js";
 import { logNode, nodeDetails } from "../logging/node-logging.js";
 import { enterStore } from "../logging/store-logging-scope.js";
-import type { NodeSpec } from "../write/write-nodes.js";
 import { ZarrArray } from "./array.js";
 import type { ZarrGroup } from "./group.js";
 import { readNodeMetadata } from "./metadata-io.js";
@@ -78,24 +77,24 @@ export function arrayOf(
 
 /**
  * Opens (or, as `options.mode` says, creates) the node at `options.path`: the shared path of
- * `open`, `openArray` and `openGroup`. `spec` describes the node a mode creates; `build` makes
+ * `open`, `openArray` and `openGroup`. `create` makes the node a mode creates; `build` makes
  * the object of the metadata found. openArray passes a `build` that knows only arrays, so that
  * an app that only opens arrays does not load the group code (groups, consolidated metadata).
  */
 export async function openNode(
   store: StoreLike | string,
   options: OpenOptions,
-  spec: (options: OpenOptions) => NodeSpec,
+  create: (s: Readable, path: string) => Promise<ZarrArray | ZarrGroup>,
   build: (s: Readable, path: string, node: NodeMetadata) => Promise<ZarrArray | ZarrGroup>,
 ): Promise<ZarrArray | ZarrGroup> {
   const path = normalizePath(options.path);
   const { mode } = options;
   const s = storeForMode(await enterStore(store), mode, path);
-  if (mode === "w" || mode === "w-") return createForMode(s, path, spec(options), options);
+  if (mode === "w" || mode === "w-") return create(s, path);
   let node = await readNodeMetadata(s, path, options);
   if (!node && mode === "a") {
     try {
-      return await createForMode(s, path, spec(options), options);
+      return await create(s, path);
     } catch (error) {
       // Another writer created it meanwhile: open theirs, as if it had been there.
       if (!(error instanceof ContainsArrayError || error instanceof ContainsGroupError))
@@ -107,17 +106,6 @@ export async function openNode(
   const opened = await build(s, path, node);
   logNode("opened", node.kind, path, () => nodeDetails(node));
   return opened;
-}
-
-/** Creates the node a mode asks for, loading the creation code on first use. */
-async function createForMode(
-  store: Readable,
-  path: string,
-  spec: NodeSpec,
-  options: OpenOptions,
-): Promise<ZarrArray | ZarrGroup> {
-  const { createNodeWithMode } = await loadNodeCreation();
-  return createNodeWithMode(store, path, spec, { mode: options.mode, signal: options.signal });
 }
 
 /**
@@ -179,15 +167,23 @@ export async function openArray(
   const array = (await openNode(
     store,
     open,
-    () => {
+    async (s, at) => {
       if (creation.shape === undefined || dtype === undefined) {
         throw new NotFoundError(
-          `/${normalizePath(path)}`,
+          `/${at}`,
           "array",
           `mode ${JSON.stringify(mode)} creates it only from a shape and a dtype`,
         );
       }
-      return { ...creation, kind: "array", shape: creation.shape, dtype, zarrFormat };
+      const spec = {
+        ...creation,
+        kind: "array" as const,
+        shape: creation.shape,
+        dtype,
+        zarrFormat,
+      };
+      const { createArrayWithMode } = await loadNodeCreation();
+      return createArrayWithMode(s, at, spec, { mode, signal });
     },
     (s, at, node) => arrayOf(s, at, node as NodeMetadata & { kind: "array" }),
   )) as ZarrArray;
