@@ -56,6 +56,7 @@ const REGISTERED = {
   MigrationError: true,
   MixedFormatsError: true,
   NameExistsError: true,
+  NotEmptyError: true,
   NodeError: true,
   NotFoundError: true,
   OutsideRootError: true,

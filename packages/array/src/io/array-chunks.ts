@@ -10,7 +10,7 @@ import {
   loadPlacement,
   loadWritePath,
 } from "../lazy-features.js";
-import { chunkStoreOf } from "../storage/storage-transformers.js";
+import { chunkStoreOf } from "../storage/chunk-store-of.js";
 import type { AccessOptions, ChunkAccess } from "./chunk-access.js";
 import { type ChunkGroup, groupParts } from "./chunk-groups.js";
 import { ChunkStore } from "./chunk-store.js";

@@ -4,13 +4,12 @@ import { loadNodeCreation } from "../lazy-features.js";
 import type { ZarrArray } from "./array.js";
 import { nodeFromMetadata, type ZarrGroup } from "./group.js";
 import {
-  arrayOf,
   type OpenArrayOptions,
   type OpenGroupOptions,
   type OpenOptions,
   openArray,
-  openNode,
 } from "./open-array.js";
+import { arrayOf, openNode } from "./open-node.js";
 
 /**
  * Opens the array or group at a path (a `Map` works as a store too). With `kind`, the result

@@ -23,7 +23,7 @@ export class UnknownStorageTransformerError extends UnsupportedExtensionError {
     /** The transformer's name as the metadata gives it. */
     readonly transformer: string,
     path: string,
-    known: readonly string[],
+    known: readonly string[] = [],
   ) {
     super(
       `The array /${path} needs the storage transformer ${JSON.stringify(transformer)}, which is not registered ` +

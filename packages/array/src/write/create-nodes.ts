@@ -112,7 +112,7 @@ export async function createArray(
  * Creates one node as `mode` says (see {@link CreateNodeOptions.mode}) in a store already
  * entered (see `enterStore`): the path is cleared or checked first, then the node is written.
  */
-export async function createNodeWithMode(
+async function createNodeWithMode(
   entered: Readable,
   path: string,
   spec: NodeSpec,
