@@ -6,8 +6,9 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createArray, openArray } from "@z/array";
+import { copyNode, createArray, openArray } from "@z/array";
 import { FsStore } from "@z/store-fs";
+import { MemoryStore } from "@z/store-memory";
 import {
   builtPackagesOrWarn,
   fixturePath,
@@ -144,6 +145,41 @@ ${forced ? "if (pool.stats().dispatched === 0) throw new Error('no chunk went to
     },
     60_000,
   );
+
+  it("copy to v3 with zfpy as the serializer in place of bytes, values unchanged", async () => {
+    for (const { name } of ARRAYS) {
+      const source = await openArray(new FsStore(dir), { path: name });
+      const destination = new MemoryStore();
+      await copyNode(source, destination, { zarrFormat: 3 });
+      const copy = await openArray(destination, { path: name });
+      expect(copy.zarrFormat, name).toBe(3);
+      // As zarr-python 3 and zarrs write such arrays: zfpy encodes the array, no bytes codec.
+      expect(
+        copy.metadata.codecs?.map((codec) => codec.name),
+        name,
+      ).toEqual(["numcodecs.zfpy"]);
+      // zfp is lossy: the copy holds the source's values encoded again, the same as writing
+      // them to a v3 array with that codec, and within the tolerance the source asked for.
+      const values = await source.get();
+      const direct = await createArray(new MemoryStore(), {
+        shape: source.shape,
+        chunks: source.chunks,
+        dtype: source.dtype,
+        serializer: copy.metadata.codecs?.[0] as never,
+        fillValue: 0,
+      });
+      await direct.set(null, values);
+      const copied = await copy.get();
+      expect(b64(copied.data as ArrayBufferView), name).toBe(
+        b64((await direct.get()).data as ArrayBufferView),
+      );
+      if (name === "f4_accuracy") {
+        const a = values.data as Float32Array;
+        const b = copied.data as Float32Array;
+        for (let i = 0; i < a.length; i++) expect(Math.abs(a[i] - b[i])).toBeLessThanOrEqual(0.01);
+      }
+    }
+  });
 
   it("writes v2 zfpy arrays zarr-python reads to our values", async () => {
     const store = new FsStore(dir);

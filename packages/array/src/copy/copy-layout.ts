@@ -52,6 +52,29 @@ export function toV3Codec(codec: NamedConfig, itemSize: number): NamedConfig {
   }
 }
 
+/**
+ * numcodecs compressors that are array-to-bytes codecs in v3: a v2 array compresses its chunks'
+ * bytes with them, a v3 array encodes its chunks with them in place of `bytes` (as zarr-python 3
+ * and zarrs write such arrays).
+ */
+const SERIALIZERS_IN_V3 = new Set(["numcodecs.zfpy"]);
+
+/** The innermost codecs of a v3 copy: a v2 compressor that v3 has as a serializer becomes it. */
+function serializerInV3<C extends { serializer: NamedConfig; compressors: NamedConfig[] }>(
+  format: 2 | 3,
+  codecs: C,
+): C {
+  const [first, ...rest] = codecs.compressors;
+  if (
+    format !== 3 ||
+    codecs.serializer.name !== "bytes" ||
+    first === undefined ||
+    !SERIALIZERS_IN_V3.has(first.name)
+  )
+    return codecs;
+  return { ...codecs, serializer: first, compressors: rest };
+}
+
 /** The codecs of one level of a pipeline: array-to-array, the serializer, bytes-to-bytes. */
 interface Level {
   before: NamedConfig[];
@@ -206,11 +229,11 @@ export function copyLayout(source: ZarrArray, changes: LayoutChanges): CopyLayou
   const layout = storedLayoutOf(source);
   const native = (codecs: NamedConfig[]) =>
     changes.format === 3 ? codecs.map((c) => toV3Codec(c, itemSize)) : codecs;
-  const innermost = {
+  const innermost = serializerInV3(changes.format, {
     filters: native(layout.before),
     serializer: native([layout.serializer])[0],
     compressors: native(changes.compressors ?? layout.after),
-  };
+  });
   const [outer] = layout.shards;
   if (outer === undefined) {
     if (grid.chunkShape === undefined) return { ...sameGrid, ...innermost };
