@@ -31,12 +31,6 @@ export const REFUSALS = [
     applies: usesCodec("numcodecs.pcodec", "pcodec"),
   },
   {
-    what: "zfp (numcodecs.zfpy, zfp)",
-    why: "not implemented: @z/codecs names it unsupported (no maintained JavaScript build of zfp)",
-    errors: ["UnknownCodecError", "UnsupportedCodecError"],
-    applies: usesCodec("numcodecs.zfpy", "zfp", "zarrs.zfp"),
-  },
-  {
     what: "the optional data type (zarrs)",
     why: "not implemented (no reference reader here reads it either)",
     errors: ["UnknownDataTypeError"],
