@@ -167,13 +167,13 @@ describe("docs/from-zarr-python.md", () => {
           problems.push(`line ${row.line}: @z/zarr exports no ${head}`);
           continue;
         }
-        const target = exports[head] as { prototype?: object } & object;
+        const target = exports[head] as object;
+        // A class's methods are on its prototype; a function's prototype is an object too.
+        const prototype = (target as { prototype?: unknown }).prototype;
         const found =
           key === undefined ||
           key in target ||
-          (typeof target === "function" &&
-            target.prototype !== undefined &&
-            key in target.prototype);
+          (typeof prototype === "object" && prototype !== null && key in prototype);
         if (!found) problems.push(`line ${row.line}: ${head} has no ${String(key)}`);
       }
     }
