@@ -39,7 +39,7 @@ export const REFUSALS = [
   {
     what: "an unknown storage transformer",
     why: "the v3 spec requires refusing arrays whose storage transformers are not understood (zarrita ignores them)",
-    errors: ["UnsupportedExtensionError"],
+    errors: ["UnknownStorageTransformerError"],
     applies: (entry) => /zarr-java\/testdata\/storage_transformer\/exists$/.test(entry.id),
   },
   {

@@ -6,7 +6,12 @@
  */
 export { type CompareOptions, compareCommand } from "./commands/compare.js";
 export * from "./commands/consolidate.js";
-export { type CopyOptions, type CopySummary, copyCommand } from "./commands/copy.js";
+export {
+  type CopyOptions,
+  type CopySummary,
+  type CopyTuning,
+  copyCommand,
+} from "./commands/copy.js";
 export { COMPRESSOR_CHOICES, type CompressorChoice } from "./commands/copy-codecs.js";
 export { type GetOptions, getCommand } from "./commands/get.js";
 export { type InfoOptions, infoCommand } from "./commands/info.js";

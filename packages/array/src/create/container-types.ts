@@ -39,9 +39,6 @@ export interface ContainerByName {
   bytes: Uint8Array[];
 }
 
-/** The container of a Zarr v3 name; the general {@link Container} for others. */
-type ContainerOfName<N> = N extends keyof ContainerByName ? ContainerByName[N] : Container;
-
 /**
  * The container of a data type given by name: a Zarr v3 name, a NumPy name (`"double"`) or
  * type code (`"d"`, `"f8"`); the general {@link Container} for others.
@@ -49,7 +46,11 @@ type ContainerOfName<N> = N extends keyof ContainerByName ? ContainerByName[N] :
 export type ContainerOf<D> = D extends keyof ContainerByName
   ? ContainerByName[D]
   : D extends keyof typeof NUMPY_TYPE_NAMES
-    ? ContainerOfName<(typeof NUMPY_TYPE_NAMES)[D]>
+    ? (typeof NUMPY_TYPE_NAMES)[D] extends keyof ContainerByName
+      ? ContainerByName[(typeof NUMPY_TYPE_NAMES)[D]]
+      : Container
     : D extends keyof typeof NUMPY_TYPE_CODES
-      ? ContainerOfName<(typeof NUMPY_TYPE_CODES)[D]>
+      ? (typeof NUMPY_TYPE_CODES)[D] extends keyof ContainerByName
+        ? ContainerByName[(typeof NUMPY_TYPE_CODES)[D]]
+        : Container
       : Container;

@@ -2,7 +2,6 @@ import { isListable, isWritable, stringifyJson } from "@z/zarr";
 import { UsageError } from "../errors.js";
 import { openLocation } from "../location.js";
 import { applyMigration, planMigration } from "../migrate/migration-plan.js";
-import type { migrateArrayDocument } from "../migrate/v3-documents.js";
 import type { Output } from "../output.js";
 
 /** Options of `zarr migrate`. */
@@ -47,7 +46,7 @@ function summaryLine(summary: MigrateSummary, location: string): string {
 
 /**
  * `zarr migrate <location>`: gives every node of a v2 hierarchy the v3 metadata zarr-python
- * 3.1's `zarr migrate v3` writes (see {@link migrateArrayDocument}), in place, without moving
+ * 3.1's `zarr migrate v3` writes (see `migrateArrayDocument`), in place, without moving
  * or rewriting a chunk. Every node is converted and checked before anything is written, so an
  * array that cannot be migrated (an object data type, a codec without a v3 equivalent) stops
  * the migration with an error naming it and nothing changed. The v2 documents stay, as

@@ -62,7 +62,7 @@ export function rechunkRegions(
 /**
  * `zarr rechunk <src> <dst>`: `zarr copy` with new chunks (one shape, or a size in bytes that
  * each array's shape is fitted to), shards or codecs, whose arrays are copied in regions
- * planned to keep memory within `--max-memory` (see {@link rechunkRegions}).
+ * planned to keep memory within `--max-memory` (see `rechunkRegions`).
  * @throws UsageError for `--chunks` with `--chunk-bytes`; what `zarr copy` throws
  */
 export async function rechunkCommand(
