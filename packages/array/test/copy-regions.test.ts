@@ -84,8 +84,13 @@ async function check(
   const unit = c.shards ?? c.target;
   const grid = c.shape.map((n, i) => Math.ceil(n / unit[i]));
   const expected = product(grid.map((g, i) => Math.ceil(g / c.per[i])));
-  expect(regions).toBe(grid.some((g) => g === 0) ? 0 : expected);
-  if (regions > 0) expect(totals).toBe(expected);
+  // Chunks stored the same way on both sides are copied as they are stored, chunk by chunk,
+  // not in regions: only the values are checked then.
+  const asStored = c.shards === undefined && c.source.every((s, i) => s === c.target[i]);
+  if (!asStored) {
+    expect(regions).toBe(grid.some((g) => g === 0) ? 0 : expected);
+    if (regions > 0) expect(totals).toBe(expected);
+  }
   const copy = await openArray(targetStore, { path: "a" });
   expect(copy.chunks).toEqual(c.target);
   const back = await copy.get(null);

@@ -36,8 +36,13 @@ export class Histogram {
   add(value: number): void {
     if (!(value >= this.first && value <= this.last)) return;
     const bins = this.counts.length;
-    let index = Math.trunc((value - this.first) * this.norm);
-    if (index === bins) index--;
+    // NumPy multiplies by bins / (last - first); over a range of a few subnormals that factor
+    // is infinite (0 times it is NaN), so the offset is divided by the range there instead.
+    const offset = value - this.first;
+    let index = Math.trunc(
+      Number.isFinite(this.norm) ? offset * this.norm : (offset / (this.last - this.first)) * bins,
+    );
+    if (index >= bins) index = bins - 1;
     // The offset can miss an edge by an ulp either way: the edges decide.
     if (value < this.edges[index]) index--;
     else if (index !== bins - 1 && value >= this.edges[index + 1]) index++;
