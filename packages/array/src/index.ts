@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+export * from "./cache/chunk-cache.js";
 export * from "./config/config.js";
 export * from "./config/config-error.js";
 export * from "./consolidated/consolidate-metadata.js";

@@ -11,6 +11,7 @@ import { type Readable, throwIfAborted, type Writable } from "@z/store-core";
 import type { Progress } from "../io/chunk-access.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "../io/concurrency.js";
 import type { ZarrArray } from "../nodes/array.js";
+import { bumpAllEpochs } from "../write/key-lock.js";
 
 /** Options of {@link copyArrayElements}. */
 export interface CopyElementsOptions {
@@ -215,5 +216,7 @@ export async function copyArrayElements(
     },
     signal,
   );
+  // Raw chunk writes bypass the key locks, whose counters caches of decoded chunks check.
+  if (raw) bumpAllEpochs();
   return { regions: total, raw };
 }

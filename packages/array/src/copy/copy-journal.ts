@@ -7,6 +7,7 @@ import {
   type Writable,
 } from "@z/store-core";
 import { DEFAULT_CONCURRENCY, forEachConcurrent } from "../io/concurrency.js";
+import { bumpAllEpochs } from "../write/key-lock.js";
 import { IncompleteRollbackError } from "../write/rollback-error.js";
 
 /**
@@ -178,6 +179,7 @@ export class WriteJournal {
         }
       }
     });
+    bumpAllEpochs(); // the keys put back bypassed the key locks (see writeEpoch)
     if (left.length > 0) throw new IncompleteRollbackError(cause, left.sort(), errors);
   }
 }

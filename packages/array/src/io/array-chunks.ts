@@ -1,8 +1,10 @@
 import { locateError } from "@z/errors";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
-import { type ArrayMetadata, type ChunkGrid, ChunkGridError } from "@z/metadata";
+import { type ArrayMetadata, type ChunkGrid, ChunkGridError, MetadataError } from "@z/metadata";
 import type { Chunk, IndexRange } from "@z/ndarray";
 import { joinKey, type Readable } from "@z/store-core";
+import type { ArrayCache } from "../cache/array-cache.js";
+import type { ChunkCache } from "../cache/chunk-cache.js";
 import { shardingOf } from "../create/sharding-config.js";
 import {
   loadElementHints,
@@ -51,23 +53,30 @@ export class ArrayChunks implements ChunkAccess {
   readonly readWhole?: ChunkAccess["readWhole"];
   /** The sub-chunk reads, loaded with the first read of an array read in parts. */
   private partialReads?: Promise<PartialReads>;
+  /** The decoded-chunk cache reads go through, when the array was opened with one. */
+  readonly cache?: ArrayCache;
 
   constructor(
     store: Readable,
     path: string,
     readonly metadata: ArrayMetadata,
+    cache?: ChunkCache,
   ) {
     const grid = metadata.chunkGrid;
     const where = `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")}`;
     const sharding = shardingOf(metadata);
     if (sharding && !grid.chunkShape) checkShardEdges(grid, sharding.chunkShape, where);
     this.stored = new ChunkStore(chunkStoreOf(store, path, metadata), path, metadata);
+    if (cache !== undefined && typeof cache?.forArray !== "function")
+      throw new MetadataError(`The cache option must be a ChunkCache, got ${String(cache)}`);
+    this.cache = cache?.forArray(store, path, metadata);
     this.runner = new PipelineRunner(metadata, where);
     const { pipeline } = this.runner;
     this.subchunkShape = pipeline.supportsPartialIo ? pipeline.subchunkShape : undefined;
     this.chunkShape = this.subchunkShape ?? grid.chunkShape ?? grid.axes;
     if (this.subchunkShape === undefined)
-      this.readWhole = (coords, options) => this.readChunk(coords, options);
+      this.readWhole = (coords, options) =>
+        this.cache ? this.cache.readWhole(this, coords, options) : this.readChunk(coords, options);
   }
 
   /** The parts of a selection grouped by stored chunk. */
@@ -110,11 +119,13 @@ export class ArrayChunks implements ChunkAccess {
     options: AccessOptions,
   ): Promise<void> {
     const groups = this.groups(parts);
-    const read = this.subchunkShape
-      ? await this.subchunkReader(options)
-      : options.placeInto && this.placesInWorkers(options)
-        ? (await loadPlacement()).placingReader(this, options, options.placeInto)
-        : await this.wholeReader(options);
+    const read = this.cache
+      ? await this.cache.reader(this, options)
+      : this.subchunkShape
+        ? await this.subchunkReader(options)
+        : options.placeInto && this.placesInWorkers(options)
+          ? (await loadPlacement()).placingReader(this, options, options.placeInto)
+          : await this.wholeReader(options);
     await forEachConcurrent(
       groups,
       options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -136,8 +147,8 @@ export class ArrayChunks implements ChunkAccess {
     );
   }
 
-  /** Reads groups through the pipeline's partial decoder. */
-  private async subchunkReader(options: AccessOptions): Promise<GroupReader> {
+  /** The sub-chunk reads (see {@link PartialReads}), loaded on first use. */
+  partials(): Promise<PartialReads> {
     this.partialReads ??= loadPartialReads().then(
       ({ PartialReads }) => new PartialReads(this.stored, (c) => this.runner.pipelineFor(c)),
       (error: unknown) => {
@@ -145,7 +156,12 @@ export class ArrayChunks implements ChunkAccess {
         throw error;
       },
     );
-    const reads = await this.partialReads;
+    return this.partialReads;
+  }
+
+  /** Reads groups through the pipeline's partial decoder. */
+  private async subchunkReader(options: AccessOptions): Promise<GroupReader> {
+    const reads = await this.partials();
     const { signal, workers, placeInto } = options;
     return async (group, use) => use(await reads.read(group, { signal, workers }, placeInto));
   }

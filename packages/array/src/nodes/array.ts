@@ -15,6 +15,7 @@ import type { Chunk, Container } from "@z/ndarray";
 import { product } from "@z/ndarray";
 import { isWritable, joinKey, type Readable, type Writable } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
+import type { ChunkCache } from "../cache/chunk-cache.js";
 import type { ContainerOf } from "../create/container-types.js";
 import { isDataTypeNamed } from "../create/data-type-named.js";
 import { shardingOf } from "../create/sharding-config.js";
@@ -39,6 +40,8 @@ export interface ArrayState {
    * that opened the array through that metadata.
    */
   consolidatedHolders?: readonly string[];
+  /** The decoded-chunk cache the array's reads go through (see `ChunkCache`). */
+  cache?: ChunkCache;
 }
 
 /**
@@ -58,6 +61,8 @@ export interface ArrayState {
 export class ZarrArray<C extends Container = Container> {
   private state: { metadata: ArrayMetadata; access: ArrayChunks };
   private readonly consolidatedHolders: readonly string[];
+  /** The decoded-chunk cache the array was opened with, if any. */
+  private readonly cache: ChunkCache | undefined;
 
   constructor(
     /** The store the array lives in. */
@@ -67,12 +72,18 @@ export class ZarrArray<C extends Container = Container> {
     metadata: ArrayMetadata,
     options: ArrayState = {},
   ) {
-    this.state = ZarrArray.stateFor(store, path, metadata);
+    this.state = ZarrArray.stateFor(store, path, metadata, options.cache);
     this.consolidatedHolders = options.consolidatedHolders ?? [];
+    this.cache = options.cache;
   }
 
-  private static stateFor(store: Readable, path: string, metadata: ArrayMetadata) {
-    return { metadata, access: new ArrayChunks(store, path, metadata) };
+  private static stateFor(
+    store: Readable,
+    path: string,
+    metadata: ArrayMetadata,
+    cache: ChunkCache | undefined,
+  ) {
+    return { metadata, access: new ArrayChunks(store, path, metadata, cache) };
   }
 
   /**
@@ -104,7 +115,8 @@ export class ZarrArray<C extends Container = Container> {
     const { updateHolderEntry, updateNodeMetadata } = await loadWritePath();
     const current: NodeMetadata = { kind: "array", metadata: this.metadata };
     const stored = await updateNodeMetadata(store, this.path, current, change, options);
-    this.state = ZarrArray.stateFor(this.store, this.path, stored.metadata as ArrayMetadata);
+    const metadata = stored.metadata as ArrayMetadata;
+    this.state = ZarrArray.stateFor(this.store, this.path, metadata, this.cache);
     // After the array's own documents, as group edits and node creation do; only arrays opened
     // through consolidated metadata are listed there.
     for (const holder of this.consolidatedHolders)

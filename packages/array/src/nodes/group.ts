@@ -16,6 +16,7 @@ import {
   type Writable,
 } from "@z/store-core";
 import { notWritableError } from "@z/store-core/internal";
+import type { ChunkCache } from "../cache/chunk-cache.js";
 import type { ConsolidatedMetadata } from "../consolidated/consolidated-model.js";
 import {
   type ConsolidatedHolder,
@@ -47,6 +48,8 @@ export interface GroupState {
   consolidated?: ConsolidatedMetadata;
   /** False when opened with `consolidated: false`: children ignore theirs too. */
   useConsolidated?: boolean;
+  /** The decoded-chunk cache of the arrays opened through the group (see `ChunkCache`). */
+  cache?: ChunkCache;
 }
 
 /** Options of listings. */
@@ -108,6 +111,7 @@ export type GroupMember = ZarrArray | ZarrGroup | UnreadableNode;
 export class ZarrGroup {
   private view: ConsolidatedMetadata | undefined;
   private readonly useConsolidated: boolean;
+  private readonly cache: ChunkCache | undefined;
   private meta: GroupMetadata;
 
   constructor(
@@ -121,6 +125,7 @@ export class ZarrGroup {
     this.meta = metadata;
     this.view = state.consolidated;
     this.useConsolidated = state.useConsolidated ?? true;
+    this.cache = state.cache;
   }
 
   /**
@@ -465,6 +470,7 @@ export class ZarrGroup {
     if (!node) throw this.noMember(name);
     return nodeFromMetadata(this.store, path, node, {
       useConsolidated: this.useConsolidated,
+      cache: this.cache,
       consolidatedHolder: listed && this.view ? holderPathOf(this.path, this.view) : undefined,
     });
   }
@@ -842,18 +848,22 @@ export function nodeFromMetadata(
     useConsolidated?: boolean;
     /** The group whose consolidated metadata listed an array (its edits update it there). */
     consolidatedHolder?: string;
+    /** The decoded-chunk cache of the arrays (see `ChunkCache`). */
+    cache?: ChunkCache;
   } = {},
 ): Promise<ZarrArray | ZarrGroup> {
+  const { cache } = options;
   if (node.kind === "array") {
     const holders = options.consolidatedHolder === undefined ? [] : [options.consolidatedHolder];
     return afterLoading(
-      () => new ZarrArray(store, path, node.metadata, { consolidatedHolders: holders }),
+      () => new ZarrArray(store, path, node.metadata, { consolidatedHolders: holders, cache }),
     );
   }
   return Promise.resolve(
     new ZarrGroup(store, path, node.metadata, {
       consolidated: node.consolidated,
       useConsolidated: options.useConsolidated,
+      cache,
     }),
   );
 }

@@ -58,12 +58,15 @@ export async function open(
       const { zarrFormat, attributes, mode, signal } = options as OpenOptions;
       const { createGroupWithMode } = await loadNodeCreation();
       const spec = { kind: "group" as const, zarrFormat, attributes };
-      return createGroupWithMode(s, path, spec, { mode, signal });
+      const created = await createGroupWithMode(s, path, spec, { mode, signal });
+      const { cache } = options as OpenOptions;
+      if (!cache) return created;
+      return nodeFromMetadata(s, path, { kind: "group", metadata: created.metadata }, { cache });
     },
     (s, path, node) =>
       node.kind === "array"
-        ? arrayOf(s, path, node)
-        : nodeFromMetadata(s, path, node, { useConsolidated }),
+        ? arrayOf(s, path, node, options.cache)
+        : nodeFromMetadata(s, path, node, { useConsolidated, cache: options.cache }),
   );
 }
 

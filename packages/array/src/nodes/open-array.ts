@@ -1,5 +1,6 @@
 import type { JsonObject } from "@z/metadata";
 import { NotFoundError, type StoreLike } from "@z/store-core";
+import type { ChunkCache } from "../cache/chunk-cache.js";
 import type { ArrayOptions } from "../create/array-metadata-builder.js";
 import type { ContainerOf } from "../create/container-types.js";
 import { DataTypeMismatchError } from "../create/data-type-check.js";
@@ -44,6 +45,11 @@ export interface OpenOptions {
   consolidated?: boolean;
   /** Abort the metadata reads. */
   signal?: AbortSignal;
+  /**
+   * A cache of decoded chunks for the arrays opened (by `open` and `openGroup`, the arrays
+   * opened through the group too): see {@link ChunkCache}. Default: none.
+   */
+  cache?: ChunkCache;
 }
 
 /** Options of {@link openArray}. */
@@ -90,7 +96,7 @@ export async function openArray(
   store: StoreLike | string,
   options: OpenArrayOptions = {},
 ): Promise<ZarrArray> {
-  const { dtype, path, zarrFormat, mode, signal, ...creation } = options;
+  const { dtype, path, zarrFormat, mode, signal, cache, ...creation } = options;
   const open: OpenOptions = { path, zarrFormat, mode, signal, kind: "array" };
   const array = (await openNode(
     store,
@@ -111,9 +117,10 @@ export async function openArray(
         zarrFormat,
       };
       const { createArrayWithMode } = await loadNodeCreation();
-      return createArrayWithMode(s, at, spec, { mode, signal });
+      const created = await createArrayWithMode(s, at, spec, { mode, signal });
+      return cache ? arrayOf(s, at, { kind: "array", metadata: created.metadata }, cache) : created;
     },
-    (s, at, node) => arrayOf(s, at, node as NodeMetadata & { kind: "array" }),
+    (s, at, node) => arrayOf(s, at, node as NodeMetadata & { kind: "array" }, cache),
   )) as ZarrArray;
   if (typeof dtype === "string" && !isDataTypeNamed(array.dataType, dtype))
     throw new DataTypeMismatchError(array.path, dtype, array.dtype);

@@ -1,5 +1,6 @@
 import { afterLoading } from "@z/codecs";
 import { NotFoundError, normalizePath, type Readable, type StoreLike } from "@z/store-core";
+import type { ChunkCache } from "../cache/chunk-cache.js";
 import { ContainsArrayError, ContainsGroupError } from "../errors.js";
 import { logNode, nodeDetails } from "../logging/node-logging.js";
 import { enterStore } from "../logging/store-logging-scope.js";
@@ -18,8 +19,9 @@ export function arrayOf(
   s: Readable,
   path: string,
   node: NodeMetadata & { kind: "array" },
+  cache?: ChunkCache,
 ): Promise<ZarrArray> {
-  return afterLoading(() => new ZarrArray(s, path, node.metadata));
+  return afterLoading(() => new ZarrArray(s, path, node.metadata, { cache }));
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 import type { ConsolidatedHolder } from "../consolidated/update-consolidated.js";
 import { logNode } from "../logging/node-logging.js";
 import { changeHolders } from "./holder-changes.js";
+import { bumpAllEpochs } from "./key-lock.js";
 
 /**
  * Deletes a node and every key below it. The consolidated metadata of the groups above it that
@@ -34,6 +35,7 @@ export async function deleteNode(
   }
   const holders = await changeHolders(store, [path], zarrFormat, { removed: [path] }, options);
   await store.deletePrefix(prefixOf(path), { signal: options.signal });
+  bumpAllEpochs();
   logNode("deleted", kind, path, () => `(v${zarrFormat})`);
   return holders;
 }

@@ -13,9 +13,10 @@ const queues = new WeakMap<object, Map<string, Promise<void>>>();
 
 /**
  * Bumped after every write of a key made through {@link withKeyLock}, per store object: caches
- * of what a key holds (shard indexes) remember the count they were filled at and drop entries
- * that a later write made stale. Keys share a fixed number of counters (by hash), so the memory
- * stays bounded however many keys are written; a shared counter only costs a cache refill.
+ * of what a key holds (shard indexes, decoded chunks) remember the count they were filled at
+ * and drop entries that a later write made stale. Keys share a fixed number of counters (by
+ * hash), so the memory stays bounded however many keys are written; a shared counter only
+ * costs a cache refill.
  */
 const epochs = new WeakMap<object, Uint32Array>();
 const EPOCH_SLOTS = 4096;
@@ -61,7 +62,19 @@ export async function withKeyLock<T>(
  * sometimes when another key is): equal counts mean no such write happened in between.
  */
 export function writeEpoch(store: object, key: string): number {
-  return epochs.get(store)?.[slotOf(key)] ?? 0;
+  return ((epochs.get(store)?.[slotOf(key)] ?? 0) + generation) >>> 0;
+}
+
+/**
+ * Bumped by writes that reach keys without {@link withKeyLock}: deleting the keys of nodes by
+ * prefix, copies. Which keys they touch is not known, so every key of every store counts as
+ * written (both counters only grow, so their sum changes whenever either does).
+ */
+let generation = 0;
+
+/** Makes every {@link writeEpoch} change, after writes whose keys are not known one by one. */
+export function bumpAllEpochs(): void {
+  generation++;
 }
 
 function bumpEpoch(store: object, key: string): void {

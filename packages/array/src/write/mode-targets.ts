@@ -3,6 +3,7 @@ import { isListable, prefixOf, type Readable, ReadOnlyError } from "@z/store-cor
 import { ContainsArrayError, ContainsGroupError, NotEmptyError } from "../errors.js";
 import { readNodeMetadata } from "../nodes/metadata-io.js";
 import type { AccessMode } from "../nodes/open-mode.js";
+import { bumpAllEpochs } from "./key-lock.js";
 
 /**
  * Makes the path ready for a node created with `mode` and says whether the creation replaces
@@ -36,6 +37,7 @@ export async function prepareModeTarget(
     const node = await readNodeMetadata(store, path, { consolidated: false, signal });
     const writable = store as Partial<{ deletePrefix(prefix: string, o?: object): Promise<void> }>;
     if (!node && writable.deletePrefix) await writable.deletePrefix(prefixOf(path), { signal });
+    bumpAllEpochs();
     return true;
   }
   return options.overwrite === true;

@@ -18,6 +18,7 @@ import { readNodeMetadata } from "../nodes/metadata-io.js";
 import type { NodeMetadata } from "../nodes/node-documents.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
 import { changeHolders } from "./holder-changes.js";
+import { bumpAllEpochs } from "./key-lock.js";
 
 /** Options of {@link moveNode}. */
 export interface MoveOptions {
@@ -172,5 +173,6 @@ export async function moveNode(
   logNode("moved", source.kind, destination, () => `from /${from}`);
   // The source is unlisted already: only its keys are left to delete.
   await store.deletePrefix(prefixOf(from), { signal });
+  bumpAllEpochs();
   return { written, holders };
 }

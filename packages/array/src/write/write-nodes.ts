@@ -31,6 +31,7 @@ import { readNodeMetadata, writeManyDocuments } from "../nodes/metadata-io.js";
 import { type NodeMetadata, nodeMetadataDocuments } from "../nodes/node-documents.js";
 import { nodeReadOnlyError, storeIsReadOnly } from "../nodes/open-mode.js";
 import { createExclusive, isNodeDocument } from "./exclusive-create.js";
+import { bumpAllEpochs } from "./key-lock.js";
 
 // Writing new nodes to a store, at the level of metadata: the shared path under createArray,
 // createGroup, createHierarchy, the group methods and node copies. It builds no group
@@ -315,6 +316,7 @@ export async function removeReplaced(
     (path) => store.deletePrefix(prefixOf(path), { signal }),
     signal,
   );
+  bumpAllEpochs();
 }
 
 /**
