@@ -80,7 +80,7 @@ interface ViewerState {
   level: number;
   indices: number[];
   plane: [number, number];
-  step: number;
+  view: { x: number; y: number; scale: number; width: number; height: number };
   lo: number;
   hi: number;
   colormap: string;
@@ -113,19 +113,29 @@ async function waitForRender(page: Page, renders: number): Promise<ViewerState> 
   return state;
 }
 
-/** Canvas pixels of one row or column, as RGB triplets. */
-async function canvasLine(page: Page, line: { row: number } | { col: number }): Promise<number[]> {
-  return page.evaluate((l) => {
-    const canvas = document.getElementById("canvas") as HTMLCanvasElement;
-    const context = canvas.getContext("2d") as CanvasRenderingContext2D;
-    const image =
-      "row" in l
-        ? context.getImageData(0, l.row, canvas.width, 1)
-        : context.getImageData(l.col, 0, 1, canvas.height);
-    const rgb: number[] = [];
-    for (let i = 0; i < image.data.length; i += 4) rgb.push(...image.data.slice(i, i + 3));
-    return rgb;
-  }, line);
+/**
+ * Canvas pixels of one row or column of the drawn plane, as RGB triplets (the canvas fills the
+ * stage; at the opening view the plane is drawn 1:1 from its top-left corner).
+ */
+async function canvasLine(
+  page: Page,
+  line: { row: number } | { col: number },
+  plane: [number, number],
+): Promise<number[]> {
+  return page.evaluate(
+    ([l, [height, width]]) => {
+      const canvas = document.getElementById("canvas") as HTMLCanvasElement;
+      const context = canvas.getContext("2d") as CanvasRenderingContext2D;
+      const image =
+        "row" in l
+          ? context.getImageData(0, l.row, width, 1)
+          : context.getImageData(l.col, 0, 1, height);
+      const rgb: number[] = [];
+      for (let i = 0; i < image.data.length; i += 4) rgb.push(...image.data.slice(i, i + 3));
+      return rgb;
+    },
+    [line, plane] as const,
+  );
 }
 
 /** What the colour map gives for the data along a row or column of a level's plane. */
@@ -182,7 +192,7 @@ describe.skipIf(!chromiumAvailable())("the viewer in Chromium", () => {
     expect(state.levels).toEqual(["0", "1", "2"]);
     expect(state.level).toBe(1);
     expect(state.plane).toEqual([600, 800]);
-    expect(state.step).toBe(1);
+    expect(state.view.scale).toBe(0.5);
     expect(state.indices[0]).toBe(1);
     // Automatic contrast: the plane's own range.
     expect([state.lo, state.hi]).toEqual([gradient(1, 0, 0), gradient(1, 1198, 1598)]);
@@ -196,7 +206,7 @@ describe.skipIf(!chromiumAvailable())("the viewer in Chromium", () => {
     state = await waitForRender(page, state.renders);
     expect([state.colormap, state.lo, state.hi]).toEqual(["viridis", 6000, 8000]);
     for (const line of [{ row: 0 }, { row: 321 }, { row: 599 }, { col: 0 }, { col: 555 }]) {
-      expect(await canvasLine(page, line), JSON.stringify(line)).toEqual(
+      expect(await canvasLine(page, line, state.plane), JSON.stringify(line)).toEqual(
         expectedLine(1, 1, line, "viridis", 6000, 8000),
       );
     }
@@ -210,7 +220,7 @@ describe.skipIf(!chromiumAvailable())("the viewer in Chromium", () => {
     await page.locator("#hi").dispatchEvent("change");
     state = await waitForRender(page, state.renders);
     for (const line of [{ row: 17 }, { col: 799 }])
-      expect(await canvasLine(page, line)).toEqual(
+      expect(await canvasLine(page, line, state.plane)).toEqual(
         expectedLine(1, 2, line, "viridis", 10000, 14000),
       );
 
@@ -240,14 +250,14 @@ describe.skipIf(!chromiumAvailable())("the viewer in Chromium", () => {
       "▦ 2 uint16 [3, 300, 400]",
     ]);
     for (const line of [{ row: 0 }, { row: 450 }, { col: 123 }])
-      expect(await canvasLine(page, line)).toEqual(
+      expect(await canvasLine(page, line, state.plane)).toEqual(
         expectedLine(1, 1, line, "gray", state.lo, state.hi),
       );
     // Picking a level in the tree shows that array alone.
     await page.locator('#tree button[data-path="2"]').click();
     const level2 = await waitForRender(page, state.renders);
     expect(level2.plane).toEqual([300, 400]);
-    expect(await canvasLine(page, { row: 99 })).toEqual(
+    expect(await canvasLine(page, { row: 99 }, level2.plane)).toEqual(
       expectedLine(2, 1, { row: 99 }, "gray", level2.lo, level2.hi),
     );
     expect(errors).toEqual([]);

@@ -63,16 +63,39 @@ const ISOLATION = {
 /**
  * Starts the server. `mounts` maps URL prefixes (ending in `/`) to folders; a path ending in
  * `/` serves its `index.html`. `crossOriginIsolated` sends every answer with the headers that
- * make its pages cross-origin isolated. Resolves to `{ url, port, close() }`.
- * @param {{ mounts: Record<string, string>, port?: number, host?: string, crossOriginIsolated?: boolean }} options
+ * make its pages cross-origin isolated. `log` receives a record of every request (path,
+ * range, status, body bytes handed to the connection, and whether the client went away first); `delay`
+ * holds a request's answer for that many milliseconds (a slow network, so that reads are still
+ * under way when a client aborts them). Resolves to `{ url, port, close() }`.
+ * @param {{ mounts: Record<string, string>, port?: number, host?: string, crossOriginIsolated?: boolean, log?: (record: import("./static-server.d.mts").ServedRecord) => void, delay?: (urlPath: string) => number }} options
  */
 export async function startStaticServer({
   mounts,
   port = 0,
   host = "127.0.0.1",
   crossOriginIsolated = false,
+  log,
+  delay,
 }) {
   const server = createServer(async (request, response) => {
+    const urlPath = new URL(request.url ?? "/", "http://localhost").pathname;
+    const record = {
+      method: request.method ?? "GET",
+      path: urlPath,
+      range: request.headers.range,
+      status: 0,
+      bytes: 0,
+      aborted: false,
+    };
+    // The client went away before the answer was complete (an aborted fetch closes its socket).
+    response.on("close", () => {
+      record.status = response.headersSent ? response.statusCode : 0;
+      if (!response.writableFinished) record.aborted = true;
+    });
+    log?.(record);
+    const wait = delay?.(urlPath) ?? 0;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (record.aborted || response.destroyed) return;
     const common = {
       "Access-Control-Allow-Origin": "*",
       "Access-Control-Allow-Headers": "Range",
@@ -83,7 +106,6 @@ export async function startStaticServer({
       response.writeHead(204, common).end();
       return;
     }
-    const urlPath = new URL(request.url ?? "/", "http://localhost").pathname;
     const file = resolveFile(mounts, urlPath.endsWith("/") ? `${urlPath}index.html` : urlPath);
     const info = file ? await stat(file).catch(() => undefined) : undefined;
     if (!file || !info?.isFile()) {
@@ -108,7 +130,11 @@ export async function startStaticServer({
       response.end();
       return;
     }
-    createReadStream(file, { start, end }).pipe(response);
+    const stream = createReadStream(file, { start, end });
+    stream.on("data", (chunk) => {
+      record.bytes += chunk.length;
+    });
+    stream.pipe(response);
   });
   await new Promise((resolve, reject) => {
     server.once("error", reject);

@@ -1,17 +1,53 @@
-// The viewer page: open a Zarr hierarchy by URL, browse it, and draw a 2-D plane of an array
-// (or of an OME-Zarr image at the level that fits the screen) through a colour map. Chunks are
-// decoded in a pool of Web Workers so the page stays responsive while large planes load.
+// The viewer page: open a Zarr hierarchy by URL, browse it, and pan and zoom over a 2-D plane
+// of an array (or of an OME-Zarr image, a level at a time) drawn through a colour map. Only the
+// chunks on screen (and a margin) are read, tile by tile; chunks are decoded in a pool of Web
+// Workers so the page stays responsive while tiles load.
 import { createWorkerPool } from "@z/codecs/workers";
 import { isTypedArray, open, slice, type ZarrArray } from "@z/zarr";
 import { COLORMAP_NAMES, colormapTable } from "./colormaps.js";
 import { isGroup, type TreeNode, walkHierarchy } from "./hierarchy.js";
 import { levelThatFits } from "./ome.js";
 import { type Plane, planeRange, renderPlane } from "./render.js";
+import { TileCache } from "./tile-cache.js";
+import { type Loaded, TileLoader } from "./tile-loader.js";
+import {
+  type LevelGrid,
+  levelForScale,
+  MARGIN,
+  type Tile,
+  tileKey,
+  tilesFor,
+  type View,
+  viewRect,
+} from "./tiles.js";
+import { clampView, minScale, zoomAbout } from "./viewport.js";
 
 const pool = createWorkerPool();
+const params = new URLSearchParams(location.search);
+
+/**
+ * The decoded-tile cache's size in MB (`?cache=64`; `?cache=0` turns it off, so every tile
+ * that comes back on screen is read again).
+ */
+const CACHE_MB = Number(params.get("cache") ?? 256);
+
+/** A decoded tile: its values and, once drawn, its pixels under the look they were drawn in. */
+interface TileValue {
+  plane: Plane;
+  /** The smallest and largest finite values (for automatic contrast). */
+  range: [number, number];
+  /** The decoded values' size (what the cache counts). */
+  bytes: number;
+  image?: HTMLCanvasElement;
+  look?: string;
+}
+
+const cache =
+  CACHE_MB > 0 ? new TileCache<TileValue>({ maxBytes: CACHE_MB * 1024 * 1024 }) : undefined;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $<HTMLSpanElement>("status");
+const stage = $<HTMLDivElement>("stage");
 const canvas = $<HTMLCanvasElement>("canvas");
 const controls = $<HTMLDivElement>("controls");
 const levelSelect = $<HTMLSelectElement>("level");
@@ -29,24 +65,39 @@ interface ViewState {
   path: string;
   /** The level arrays' paths (one entry for a plain array). */
   levels: string[];
+  /** The level drawn (the coarsest whose pixels are no larger than a screen pixel). */
   level: number;
   axes: string[];
   yAxis: number;
   xAxis: number;
-  /** Indices of the axes that are not displayed. */
+  /** Indices of the axes that are not displayed, in full-resolution (level 0) elements. */
   indices: number[];
   colormap: string;
   lo: number;
   hi: number;
-  /** Every `step`-th row and column is drawn (1 unless even the level is too large). */
-  step: number;
-  /** The drawn plane's [height, width]. */
+  /** Where the canvas looks, in full-resolution coordinates (see src/tiles.ts). */
+  view: View;
+  /** Screen pixels read around the view on every side. */
+  margin: number;
+  /** The drawn level's plane, [height, width]. */
   plane: [number, number];
-  /** Planes drawn so far. */
+  /** The drawn level's chunk shape along the displayed axes, [height, width]. */
+  chunk: [number, number];
+  /** Full-resolution pixels per pixel of the drawn level, [y, x]. */
+  factor: [number, number];
+  /** Tiles the view needs (view and margin), and how many of them are loaded. */
+  tiles: { wanted: number; loaded: number };
+  /** Complete frames drawn so far (every tile the view needs was in). */
   renders: number;
-  /** Draws under way (a newer one aborts an older one's reads). */
+  /** Tile reads under way, plus an opening under way. */
   pending: number;
   error?: string;
+}
+
+/** A level's array and how its plane maps onto full resolution along the displayed axes. */
+interface Level {
+  array: ZarrArray;
+  grid: LevelGrid;
 }
 
 const state: ViewState = {
@@ -61,17 +112,53 @@ const state: ViewState = {
   colormap: "gray",
   lo: 0,
   hi: 1,
-  step: 1,
+  view: { x: 0, y: 0, scale: 1, width: 1, height: 1 },
+  margin: MARGIN,
   plane: [0, 0],
+  chunk: [1, 1],
+  factor: [1, 1],
+  tiles: { wanted: 0, loaded: 0 },
   renders: 0,
   pending: 0,
 };
 let levelArrays: ZarrArray[] = [];
+let levels: Level[] = [];
 let autoContrast = true;
-let drawing: AbortController | undefined;
+let opening = 0;
+/** The tiles of the plane shown before the current one, drawn under it until it is complete. */
+let backdrop: { items: Loaded<TileValue>[]; factor: [number, number] } | undefined;
+/** The image and level factor of the plane the loader holds (what a backdrop is drawn with). */
+let held: { image: string; factor: [number, number] } | undefined;
+/** The plane the loader reads from now (set before each `want`, which starts the reads). */
+let reading: { array: ZarrArray; selection: (tile: Tile) => unknown[] } | undefined;
+
+const loader = new TileLoader<TileValue>(readTile, (error) => {
+  if (error !== undefined) showError(error);
+  scheduleFrame();
+});
 
 Object.assign(window, {
-  __viewer: { state: () => structuredClone(state), pool: () => pool.stats() },
+  __viewer: {
+    state: () => structuredClone(state),
+    pool: () => pool.stats(),
+    /** Tile reads so far, and the cache's counts (null without a cache). */
+    stats: () => ({ tiles: { ...loader.stats }, cache: cache?.stats() ?? null }),
+    /** Sets the view's corner and scale at once (`{ x, y, scale }`, any of them). */
+    show: (view: Partial<Pick<View, "x" | "y" | "scale">>) => setView({ ...state.view, ...view }),
+    /** Puts full-resolution point (x, y) at the canvas's top-left corner. */
+    panTo: (x: number, y: number) => setView({ ...state.view, x, y }),
+    /** Moves the view by screen pixels. */
+    panBy: (dx: number, dy: number) =>
+      setView({
+        ...state.view,
+        x: state.view.x + dx / state.view.scale,
+        y: state.view.y + dy / state.view.scale,
+      }),
+    /** Zooms about the view's centre: to a scale, or to `{ level }` drawn 1:1. */
+    zoomTo: (to: number | { level: number }) => zoomTo(to),
+    /** Resolves when every read for the view is done and its frame is drawn. */
+    idle,
+  },
 });
 
 for (const name of COLORMAP_NAMES) colormapSelect.add(new Option(name, name));
@@ -87,15 +174,22 @@ async function openUrl(url: string, path?: string): Promise<void> {
   setStatus(`Opening ${url} …`);
   state.url = url;
   state.error = undefined;
-  const root = await open(url);
-  const tree = await walkHierarchy(root);
-  drawTree(tree);
-  const target = path !== undefined ? findNode(tree, path) : firstViewable(tree);
-  if (!target) {
-    setStatus(path ? `Nothing at "${path}"` : "No arrays in this hierarchy", path !== undefined);
-    return;
+  opening++;
+  syncPending();
+  try {
+    const root = await open(url);
+    const tree = await walkHierarchy(root);
+    drawTree(tree);
+    const target = path !== undefined ? findNode(tree, path) : firstViewable(tree);
+    if (!target) {
+      setStatus(path ? `Nothing at "${path}"` : "No arrays in this hierarchy", path !== undefined);
+      return;
+    }
+    await select(target);
+  } finally {
+    opening--;
+    syncPending();
   }
-  await select(target);
 }
 
 function findNode(tree: TreeNode, path: string): TreeNode | undefined {
@@ -155,24 +249,26 @@ async function select(entry: TreeNode): Promise<void> {
   });
   state.path = entry.path;
   let axes: string[] | undefined;
+  let arrays: ZarrArray[];
   if (isGroup(entry.node)) {
     const image = entry.multiscales[0];
     const group = entry.node;
-    levelArrays = [];
+    arrays = [];
     for (const level of image.levels) {
       const node = await group.get(level);
       if (isGroup(node)) throw new Error(`Level "${level}" of ${entry.path || "/"} is a group`);
-      levelArrays.push(node);
+      arrays.push(node);
     }
     state.levels = image.levels;
     axes = image.axes;
   } else {
-    levelArrays = [entry.node];
+    arrays = [entry.node];
     state.levels = [entry.path];
   }
-  const first = levelArrays[0];
+  const first = arrays[0];
   const ndim = first.shape.length;
   if (ndim < 2) throw new Error(`Cannot draw a ${ndim}-d array as an image`);
+  levelArrays = arrays;
   state.axes =
     axes?.length === ndim
       ? axes
@@ -180,17 +276,31 @@ async function select(entry: TreeNode): Promise<void> {
         first.shape.map((_, i) => `axis ${i}`));
   state.yAxis = ndim - 2;
   state.xAxis = ndim - 1;
-  const planes = levelArrays.map((a) => [a.shape[state.yAxis], a.shape[state.xAxis]]) as [
-    number,
-    number,
-  ][];
-  const stage = $<HTMLDivElement>("stage");
-  controls.hidden = false;
-  state.level = levelThatFits(planes, stage.clientWidth, stage.clientHeight);
   state.indices = first.shape.map((n) => Math.floor(n / 2));
+  controls.hidden = false;
   autoContrast = true;
+  buildLevels();
   buildControls();
-  await draw();
+  // Open at the finest level that fits the stage, drawn 1:1, from the top-left corner.
+  const size = stageSize();
+  const planes = levels.map((l) => l.grid.shape);
+  const fits = levelThatFits(planes, size.width, size.height);
+  const [fy, fx] = levels[fits].grid.factor;
+  setView({ x: 0, y: 0, scale: 1 / Math.max(fy, fx), ...size });
+}
+
+/** The levels' grids along the displayed axes (again whenever the axes change). */
+function buildLevels(): void {
+  const full = levelArrays[0].shape;
+  const { yAxis, xAxis } = state;
+  levels = levelArrays.map((array) => ({
+    array,
+    grid: {
+      shape: [array.shape[yAxis], array.shape[xAxis]],
+      chunk: [array.chunks[yAxis], array.chunks[xAxis]],
+      factor: [full[yAxis] / array.shape[yAxis], full[xAxis] / array.shape[xAxis]],
+    },
+  }));
 }
 
 function buildControls(): void {
@@ -210,9 +320,9 @@ function buildControls(): void {
   buildSliders();
 }
 
-/** One slider per axis that is not displayed. */
+/** One slider per axis that is not displayed, over the full-resolution extent. */
 function buildSliders(): void {
-  const shape = levelArrays[state.level].shape;
+  const shape = levelArrays[0].shape;
   sliders.replaceChildren();
   shape.forEach((n, axis) => {
     if (axis === state.yAxis || axis === state.xAxis) return;
@@ -230,11 +340,90 @@ function buildSliders(): void {
     input.addEventListener("input", () => {
       state.indices[axis] = Number(input.value);
       output.textContent = input.value;
-      void draw().catch(showError);
+      update();
     });
     label.append(`${state.axes[axis]} `, input, " ", output);
     sliders.append(label);
   });
+}
+
+function stageSize(): { width: number; height: number } {
+  return { width: Math.max(1, stage.clientWidth), height: Math.max(1, stage.clientHeight) };
+}
+
+/** Moves or zooms the view (held on the image and within the zoom limits) and reads for it. */
+function setView(next: View): void {
+  if (levels.length === 0) return;
+  const full = levels[0].grid.shape;
+  const coarsest = Math.max(...levels[levels.length - 1].grid.factor);
+  state.view = clampView(next, full, minScale(full, coarsest, next));
+  update();
+}
+
+function zoomTo(to: number | { level: number }): void {
+  const scale =
+    typeof to === "number" ? to : 1 / Math.max(...(levels[to.level]?.grid.factor ?? [1]));
+  setView(zoomAbout(state.view, scale));
+}
+
+/** The index of a level's element along an undisplayed axis (indices are full-resolution). */
+function indexAt(array: ZarrArray, axis: number): number {
+  const full = levelArrays[0].shape[axis];
+  return Math.min(
+    array.shape[axis] - 1,
+    Math.floor((state.indices[axis] * array.shape[axis]) / full),
+  );
+}
+
+/** Picks the level for the view, and wants the tiles the view and its margin touch. */
+function update(): void {
+  const factors = levels.map((l) => Math.max(...l.grid.factor));
+  state.level = levelForScale(factors, state.view.scale);
+  levelSelect.value = String(state.level);
+  const { array, grid } = levels[state.level];
+  state.plane = [...grid.shape];
+  state.chunk = [...grid.chunk];
+  state.factor = [...grid.factor];
+  const { yAxis, xAxis } = state;
+  const fixed = array.shape.map((_, axis) => indexAt(array, axis));
+  const image = `${state.url}|${state.path}`;
+  const plane = `${image}|${state.level}|${yAxis},${xAxis}|${fixed.join(",")}`;
+  reading = {
+    array,
+    selection: (tile) =>
+      array.shape.map((_, axis) =>
+        axis === yAxis
+          ? slice(tile.y0, tile.y1)
+          : axis === xAxis
+            ? slice(tile.x0, tile.x1)
+            : fixed[axis],
+      ),
+  };
+  const tiles = tilesFor(grid, state.view, MARGIN);
+  state.tiles.wanted = tiles.length;
+  const previous = loader.want(plane, tiles);
+  // Another level or slice of the same image shows under the new one while that loads.
+  if (previous?.length && held?.image === image)
+    backdrop = { items: previous, factor: held.factor };
+  else if (previous) backdrop = undefined;
+  held = { image, factor: grid.factor };
+  syncPending();
+  scheduleFrame();
+}
+
+/** Reads one tile of the current plane (through the cache when there is one). */
+async function readTile(plane: string, tile: Tile, signal: AbortSignal): Promise<TileValue> {
+  const { array, selection } = reading as NonNullable<typeof reading>;
+  const load = async (): Promise<TileValue> => {
+    const result = await array.get(selection(tile) as never, { workers: pool, signal });
+    const values = planeOf(array, result.data, result.shape);
+    const data = result.data as { byteLength?: number; length: number };
+    return { plane: values, range: planeRange(values), bytes: data.byteLength ?? data.length * 8 };
+  };
+  if (!cache) return load();
+  // The drawn pixels a cached tile keeps count too.
+  const size = (value: TileValue) => value.bytes + 4 * value.plane.width * value.plane.height;
+  return cache.get(`${plane}|${tileKey(tile)}`, load, size);
 }
 
 /** A plane's values, whatever the element container (bigint, float16 and bool included). */
@@ -257,52 +446,115 @@ function planeOf(array: ZarrArray, data: unknown, shape: number[]): Plane {
   };
 }
 
-/** Reads the plane on screen and draws it; a newer draw aborts an older one's reads. */
-async function draw(): Promise<void> {
-  state.pending++;
-  try {
-    await drawPlane();
-  } finally {
-    state.pending--;
+function syncPending(): void {
+  state.pending = loader.pending + opening;
+  state.tiles.loaded = loader.loaded.size;
+}
+
+let frameRequested = false;
+let framesDrawn: (() => void)[] = [];
+
+function scheduleFrame(): void {
+  if (frameRequested) return;
+  frameRequested = true;
+  requestAnimationFrame(() => {
+    frameRequested = false;
+    drawFrame();
+    const waiting = framesDrawn;
+    framesDrawn = [];
+    for (const resolve of waiting) resolve();
+  });
+}
+
+/** Resolves when every read for the view is done and the frame showing them is drawn. */
+async function idle(): Promise<void> {
+  for (;;) {
+    await loader.idle();
+    await new Promise<void>((resolve) => {
+      framesDrawn.push(resolve);
+      scheduleFrame();
+    });
+    if (loader.pending === 0 && opening === 0) return;
   }
 }
 
-async function drawPlane(): Promise<void> {
-  drawing?.abort();
-  const controller = new AbortController();
-  drawing = controller;
-  const array = levelArrays[state.level];
-  const shape = array.shape;
-  const stage = $<HTMLDivElement>("stage");
-  const [h, w] = [shape[state.yAxis], shape[state.xAxis]];
-  state.step = Math.max(1, Math.ceil(Math.max(h / stage.clientHeight, w / stage.clientWidth)));
-  const selection = shape.map((_, axis) =>
-    axis === state.yAxis || axis === state.xAxis
-      ? slice(null, null, state.step)
-      : state.indices[axis],
+/** Whether a tile of a level with `factor` shows inside a full-resolution rectangle. */
+function onScreen(tile: Tile, factor: [number, number], rect: ReturnType<typeof viewRect>) {
+  const [fy, fx] = factor;
+  return (
+    tile.y0 * fy < rect.y1 &&
+    tile.y1 * fy > rect.y0 &&
+    tile.x0 * fx < rect.x1 &&
+    tile.x1 * fx > rect.x0
   );
-  setStatus(`Reading ${state.levels[state.level]} …`);
-  const result = await array.get(selection, { workers: pool, signal: controller.signal });
-  if (controller.signal.aborted) return;
-  const plane = planeOf(array, result.data, result.shape);
+}
+
+/** Draws the loaded tiles where the view puts them; a complete frame counts as a render. */
+function drawFrame(): void {
+  syncPending();
+  if (levels.length === 0) return;
+  const { width, height } = stageSize();
+  if (canvas.width !== width || canvas.height !== height) {
+    canvas.width = width;
+    canvas.height = height;
+    state.view = { ...state.view, width, height };
+  }
+  const view = state.view;
+  const visible = viewRect(view);
+  const factor = levels[state.level].grid.factor;
+  const current = [...loader.loaded.values()];
   if (autoContrast) {
-    [state.lo, state.hi] = planeRange(plane);
-    loInput.value = String(state.lo);
-    hiInput.value = String(state.hi);
+    const shown = current.filter((t) => onScreen(t.tile, factor, visible));
+    if (shown.length > 0) {
+      state.lo = Math.min(...shown.map((t) => t.value.range[0]));
+      state.hi = Math.max(...shown.map((t) => t.value.range[1]));
+      loInput.value = String(state.lo);
+      hiInput.value = String(state.hi);
+    }
   }
   state.colormap = colormapSelect.value || "gray";
-  canvas.width = plane.width;
-  canvas.height = plane.height;
+  const look = `${state.colormap}|${state.lo}|${state.hi}`;
+  const table = colormapTable(state.colormap);
   const context = canvas.getContext("2d") as CanvasRenderingContext2D;
-  context.putImageData(renderPlane(plane, colormapTable(state.colormap), state.lo, state.hi), 0, 0);
-  state.plane = [plane.height, plane.width];
+  context.imageSmoothingEnabled = false;
+  context.clearRect(0, 0, width, height);
+  const paint = (items: Loaded<TileValue>[], [fy, fx]: [number, number]) => {
+    for (const { tile, value } of items) {
+      if (!onScreen(tile, [fy, fx], visible)) continue;
+      if (value.look !== look || !value.image) {
+        const image = value.image ?? document.createElement("canvas");
+        image.width = value.plane.width;
+        image.height = value.plane.height;
+        const pixels = renderPlane(value.plane, table, state.lo, state.hi);
+        (image.getContext("2d") as CanvasRenderingContext2D).putImageData(pixels, 0, 0);
+        value.image = image;
+        value.look = look;
+      }
+      const left = (tile.x0 * fx - view.x) * view.scale;
+      const top = (tile.y0 * fy - view.y) * view.scale;
+      const right = (tile.x1 * fx - view.x) * view.scale;
+      const bottom = (tile.y1 * fy - view.y) * view.scale;
+      context.drawImage(value.image, left, top, right - left, bottom - top);
+    }
+  };
+  const complete = loader.pending === 0 && loader.loaded.size === state.tiles.wanted;
+  if (backdrop && !complete) paint(backdrop.items, backdrop.factor);
+  paint(current, factor);
+  if (!complete) {
+    setStatus(
+      `Reading ${state.levels[state.level]}: ${loader.loaded.size} of ${state.tiles.wanted} tiles …`,
+    );
+    return;
+  }
+  backdrop = undefined;
   state.renders++;
-  const at = shape
-    .map((_, a) => (a === state.yAxis || a === state.xAxis ? ":" : state.indices[a]))
+  const array = levels[state.level].array;
+  const at = array.shape
+    .map((_, a) => (a === state.yAxis || a === state.xAxis ? ":" : indexAt(array, a)))
     .join(", ");
-  const every = state.step > 1 ? `, every ${state.step}th pixel` : "";
+  const zoom = view.scale >= 1 ? `${+view.scale.toFixed(2)}×` : `1/${+(1 / view.scale).toFixed(2)}`;
   setStatus(
-    `${state.path || "/"} level ${state.levels[state.level]} [${at}] ${array.dtype}${every}`,
+    `${state.path || "/"} level ${state.levels[state.level]} [${at}] ${array.dtype}, zoom ${zoom}, ${loader.loaded.size} tiles`,
   );
 }
 
@@ -312,23 +564,50 @@ function showError(error: unknown): void {
   setStatus(String((error as Error)?.message ?? error), true);
 }
 
-levelSelect.addEventListener("change", () => {
-  state.level = Number(levelSelect.value);
-  buildSliders();
-  void draw().catch(showError);
+// Drag to pan, wheel to zoom about the pointer.
+let dragging: { x: number; y: number } | undefined;
+canvas.addEventListener("pointerdown", (event) => {
+  dragging = { x: event.clientX, y: event.clientY };
+  canvas.setPointerCapture(event.pointerId);
 });
-colormapSelect.addEventListener("change", () => void draw().catch(showError));
+canvas.addEventListener("pointermove", (event) => {
+  if (!dragging) return;
+  const { scale } = state.view;
+  const dx = event.clientX - dragging.x;
+  const dy = event.clientY - dragging.y;
+  dragging = { x: event.clientX, y: event.clientY };
+  setView({ ...state.view, x: state.view.x - dx / scale, y: state.view.y - dy / scale });
+});
+canvas.addEventListener("pointerup", () => {
+  dragging = undefined;
+});
+canvas.addEventListener(
+  "wheel",
+  (event) => {
+    event.preventDefault();
+    const bounds = canvas.getBoundingClientRect();
+    const scale = state.view.scale * Math.exp(-event.deltaY * 0.002);
+    setView(zoomAbout(state.view, scale, event.clientX - bounds.left, event.clientY - bounds.top));
+  },
+  { passive: false },
+);
+new ResizeObserver(() => {
+  if (levels.length > 0) setView({ ...state.view, ...stageSize() });
+}).observe(stage);
+
+levelSelect.addEventListener("change", () => zoomTo({ level: Number(levelSelect.value) }));
+colormapSelect.addEventListener("change", () => scheduleFrame());
 for (const input of [loInput, hiInput]) {
   input.addEventListener("change", () => {
     autoContrast = false;
     state.lo = Number(loInput.value);
     state.hi = Number(hiInput.value);
-    void draw().catch(showError);
+    scheduleFrame();
   });
 }
 $<HTMLButtonElement>("auto").addEventListener("click", () => {
   autoContrast = true;
-  void draw().catch(showError);
+  scheduleFrame();
 });
 for (const select of [yAxisSelect, xAxisSelect]) {
   select.addEventListener("change", () => {
@@ -337,8 +616,9 @@ for (const select of [yAxisSelect, xAxisSelect]) {
     if (y === x) return setStatus("Pick two different axes", true);
     state.yAxis = y;
     state.xAxis = x;
+    buildLevels();
     buildSliders();
-    void draw().catch(showError);
+    setView({ ...state.view, x: 0, y: 0 });
   });
 }
 $<HTMLFormElement>("open-form").addEventListener("submit", (event) => {
@@ -351,7 +631,6 @@ $<HTMLFormElement>("open-form").addEventListener("submit", (event) => {
   void openUrl(url).catch(showError);
 });
 
-const params = new URLSearchParams(location.search);
 const initial = params.get("url");
 if (initial) {
   // Relative URLs (`?url=data/image.zarr`) are read from this page's server.

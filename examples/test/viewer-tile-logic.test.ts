@@ -1,0 +1,105 @@
+// The viewer's tile arithmetic against a brute-force model: every level pixel that shows on
+// screen lies in a requested tile, and every requested tile overlaps the view grown by the
+// margin (so panning never reads chunks far from the screen).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type LevelGrid,
+  levelForScale,
+  MARGIN,
+  type Rect,
+  tileKey,
+  tilesFor,
+  type View,
+  viewRect,
+} from "../viewer/src/tiles.js";
+
+const grids = fc
+  .record({
+    height: fc.integer({ min: 1, max: 120 }),
+    width: fc.integer({ min: 1, max: 120 }),
+    ch: fc.integer({ min: 1, max: 40 }),
+    cw: fc.integer({ min: 1, max: 40 }),
+    fy: fc.constantFrom(1, 2, 4, 1.5),
+    fx: fc.constantFrom(1, 2, 4, 1.5),
+  })
+  .map(
+    ({ height, width, ch, cw, fy, fx }): LevelGrid => ({
+      shape: [height, width],
+      chunk: [ch, cw],
+      factor: [fy, fx],
+    }),
+  );
+
+const views = fc.record({
+  x: fc.double({ min: -300, max: 400, noNaN: true }),
+  y: fc.double({ min: -300, max: 400, noNaN: true }),
+  scale: fc.constantFrom(0.125, 0.25, 0.5, 1, 1.5, 2, 3, 8),
+  width: fc.integer({ min: 1, max: 300 }),
+  height: fc.integer({ min: 1, max: 300 }),
+});
+
+/** Whether [a0, a1) and [b0, b1) share some length. */
+const overlaps = (a0: number, a1: number, b0: number, b1: number) => a0 < b1 && b0 < a1;
+
+/** Whether level pixel (r, c) of a grid shows some area inside a full-resolution rectangle. */
+const pixelIn = (grid: LevelGrid, r: number, c: number, rect: Rect) =>
+  overlaps(r * grid.factor[0], (r + 1) * grid.factor[0], rect.y0, rect.y1) &&
+  overlaps(c * grid.factor[1], (c + 1) * grid.factor[1], rect.x0, rect.x1);
+
+describe("the viewer's tiles", () => {
+  it("cover every visible pixel and lie within the view plus the margin", () => {
+    fc.assert(
+      fc.property(grids, views, fc.constantFrom(0, 16, MARGIN), (grid, view: View, margin) => {
+        const tiles = tilesFor(grid, view, margin);
+        const keys = tiles.map(tileKey);
+        expect(new Set(keys).size).toBe(keys.length);
+        const visible = viewRect(view);
+        const allowed = viewRect(view, margin);
+        const [height, width] = grid.shape;
+        for (const t of tiles) {
+          // A tile is exactly one chunk, inside the plane, and overlaps view + margin.
+          expect(t.y0).toBe(t.row * grid.chunk[0]);
+          expect(t.x0).toBe(t.col * grid.chunk[1]);
+          expect(t.y1).toBe(Math.min(height, (t.row + 1) * grid.chunk[0]));
+          expect(t.x1).toBe(Math.min(width, (t.col + 1) * grid.chunk[1]));
+          expect(t.y0 < t.y1 && t.x0 < t.x1).toBe(true);
+          const [fy, fx] = grid.factor;
+          expect(
+            overlaps(t.y0 * fy, t.y1 * fy, allowed.y0, allowed.y1) &&
+              overlaps(t.x0 * fx, t.x1 * fx, allowed.x0, allowed.x1),
+          ).toBe(true);
+        }
+        for (let r = 0; r < height; r++) {
+          for (let c = 0; c < width; c++) {
+            if (!pixelIn(grid, r, c, visible)) continue;
+            const covered = tiles.some((t) => t.y0 <= r && r < t.y1 && t.x0 <= c && c < t.x1);
+            if (!covered) expect.fail(`pixel (${r}, ${c}) is on screen but in no tile`);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("draw the coarsest level whose pixels are no larger than a screen pixel", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 2, max: 64 }), { maxLength: 6 }),
+        fc.double({ min: 1 / 128, max: 16, noNaN: true }),
+        (coarser, scale) => {
+          const factors = [1, ...coarser];
+          const level = levelForScale(factors, scale);
+          const fine = (f: number) => f * scale <= 1 + 1e-9;
+          if (level === 0) {
+            // Level 0 only when no coarser level is fine enough, or it is the coarsest that is.
+            expect(factors.filter((f) => fine(f) && f > 1)).toEqual([]);
+          } else {
+            expect(fine(factors[level])).toBe(true);
+            for (const f of factors) if (fine(f)) expect(f).toBeLessThanOrEqual(factors[level]);
+          }
+        },
+      ),
+    );
+  });
+});
