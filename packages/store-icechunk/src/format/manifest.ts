@@ -1,0 +1,85 @@
+import { IcechunkFormatError } from "../errors.js";
+import { idOf, payloadOf } from "./decode-context.js";
+import type { FbTable } from "./flatbuffers.js";
+import { type DecodeLimits, type FileHeader, readMetadataFile } from "./header.js";
+import { encodeObjectId } from "./object-id.js";
+
+/** Where a virtual chunk's target must still be as it was. */
+export type VirtualChecksum =
+  | { etag: string }
+  | {
+      /** Seconds since the epoch: the target must not have changed after it. */
+      lastModified: number;
+    };
+
+/** Where one chunk's bytes are. */
+export type ChunkPayload =
+  | { kind: "inline"; bytes: Uint8Array }
+  | { kind: "native"; chunkId: string; offset: number; length: number }
+  | {
+      kind: "virtual";
+      /** The target's absolute URL. */
+      location: string;
+      offset: number;
+      length: number;
+      checksum: VirtualChecksum | undefined;
+    };
+
+/** The chunk references of one array in one manifest, keyed by `index.join(",")`. */
+export type ArrayChunkRefs = Map<string, ChunkPayload>;
+
+/** A manifest file: chunk references per array node id. */
+export interface Manifest {
+  header: FileHeader;
+  /** Its id (base 32). */
+  id: string;
+  /** Per array node id (base 32), its chunk references. */
+  arrays: Map<string, ArrayChunkRefs>;
+}
+
+/** Decodes a manifest file. @throws IcechunkFormatError */
+export async function decodeManifest(
+  file: string,
+  bytes: Uint8Array,
+  limits: DecodeLimits,
+): Promise<Manifest> {
+  const { header, payload } = await readMetadataFile(file, bytes, "manifest", limits);
+  const buf = payloadOf(file, payload);
+  const root = buf.root("Manifest");
+  const arrays = new Map<string, ArrayChunkRefs>();
+  for (const array of root.requiredTables(1, "arrays")) {
+    const nodeId = idOf(array.struct(0, 8, "node_id"), buf, "ArrayManifest.node_id");
+    const refs: ArrayChunkRefs = new Map();
+    for (const ref of array.requiredTables(1, "refs")) {
+      const index = ref.u32s(0, "index") ?? buf.fail("ChunkRef.index is missing");
+      refs.set(index.join(","), readChunkRef(file, ref));
+    }
+    arrays.set(nodeId, refs);
+  }
+  return { header, id: idOf(root.struct(0, 12, "id"), buf, "Manifest.id"), arrays };
+}
+
+function readChunkRef(file: string, ref: FbTable): ChunkPayload {
+  const inline = ref.bytes(1, "inline");
+  if (inline !== undefined) return { kind: "inline", bytes: inline };
+  const offset = ref.u64(2, "offset");
+  const length = ref.u64(3, "length");
+  const chunkId = ref.struct(4, 12, "chunk_id");
+  if (chunkId !== undefined)
+    return { kind: "native", chunkId: encodeObjectId(chunkId), offset, length };
+  const location = ref.string(5, "location");
+  if (location === undefined) {
+    if (ref.has(8)) {
+      throw new IcechunkFormatError(
+        file,
+        "it holds dictionary-compressed virtual chunk locations, which this reader does not decode yet",
+      );
+    }
+    ref.buf.fail("a ChunkRef is neither inline, native nor virtual");
+  }
+  const etag = ref.string(6, "checksum_etag");
+  const lastModified = ref.u32(7, "checksum_last_modified");
+  const checksum: VirtualChecksum | undefined =
+    etag !== undefined ? { etag } : lastModified !== 0 ? { lastModified } : undefined;
+  return { kind: "virtual", location, offset, length, checksum };
+}

@@ -1,0 +1,32 @@
+/**
+ * Reads Icechunk repositories (spec versions 1 and 2) in plain TypeScript over any `@z` store:
+ * branches, tags, snapshot history, time travel, and a read-only Zarr store per snapshot whose
+ * chunks come inline from manifests, from the repository's chunk files, or from virtual targets.
+ * @packageDocumentation
+ */
+
+export type { ChunkKeyEncoding } from "./chunk-key.js";
+export * from "./errors.js";
+export type { FileHeader, FileTypeName } from "./format/header.js";
+export type { ChunkPayload, VirtualChecksum } from "./format/manifest.js";
+export type { EncodedMetadata } from "./format/metadata-item.js";
+export { decodeObjectId, encodeObjectId, INITIAL_SNAPSHOT_ID } from "./format/object-id.js";
+export type { SnapshotInfo } from "./format/repo-info.js";
+export type { ManifestRef, Snapshot, SnapshotNode } from "./format/snapshot.js";
+export {
+  type OpenRepositoryOptions,
+  openRepository,
+  Repository,
+  type SessionTarget,
+} from "./repository.js";
+export { ReadonlySession } from "./session.js";
+export { SnapshotStore } from "./snapshot-store.js";
+export {
+  fileSource,
+  type HttpSourceOptions,
+  httpSource,
+  type StoreSourceOptions,
+  storeSource,
+  type VirtualChunkSource,
+  type VirtualReadOptions,
+} from "./virtual-sources.js";

@@ -1,0 +1,254 @@
+import { isListable, type Readable, type StoreLike, toStore } from "@z/store-core";
+import {
+  IcechunkFormatError,
+  IcechunkRefNotFoundError,
+  IcechunkRepositoryNotFoundError,
+  IcechunkSnapshotNotFoundError,
+} from "./errors.js";
+import { DEFAULT_LIMITS, type DecodeLimits } from "./format/header.js";
+import { decodeObjectId, encodeObjectId } from "./format/object-id.js";
+import {
+  branchRefKey,
+  decodeRefFile,
+  isValidRefName,
+  tagRefKey,
+  tagTombstoneKey,
+} from "./format/ref-file.js";
+import { decodeRepoInfo, type RepoInfo, type SnapshotInfo } from "./format/repo-info.js";
+import { decodeSnapshot, type Snapshot } from "./format/snapshot.js";
+import { ReadonlySession } from "./session.js";
+import type { VirtualChunkSource } from "./virtual-sources.js";
+
+/** Options of {@link openRepository}. */
+export interface OpenRepositoryOptions extends Partial<DecodeLimits> {
+  /**
+   * The sources of virtual chunks by URL prefix (`"https://data.example.org/"`,
+   * `"s3://bucket/"`, `"file:///data/"`): a virtual chunk is read only when its URL starts with
+   * one of these prefixes (the longest wins), so a repository cannot make the reader fetch URLs
+   * the user did not allow.
+   */
+  virtualChunks?: Record<string, VirtualChunkSource>;
+}
+
+/** Which snapshot a session reads. */
+export type SessionTarget =
+  | { branch: string; asOf?: Date }
+  | { tag: string }
+  | { snapshotId: string };
+
+/** The repository file at `$ROOT/repo` in spec version 2. */
+const REPO_INFO_KEY = "repo";
+
+/**
+ * Opens an Icechunk repository stored in any store (a folder, an HTTP server, S3, a `Map`),
+ * spec version 1 (ref files under `refs/`) or 2 (the `repo` info file).
+ * @example
+ * ```ts
+ * const repo = await openRepository(new HttpStore("https://example.org/repo.icechunk"));
+ * const session = await repo.readonlySession({ branch: "main" });
+ * const arr = await openArray(session.store, { path: "temperature" });
+ * ```
+ * @throws IcechunkRepositoryNotFoundError when the store holds no repository
+ * @category Open and create
+ */
+export async function openRepository(
+  store: StoreLike,
+  options: OpenRepositoryOptions = {},
+): Promise<Repository> {
+  const readable = toStore(store);
+  const limits = { ...DEFAULT_LIMITS, ...options };
+  const info = await readRepoInfo(readable, limits);
+  if (info === undefined && (await readable.get(branchRefKey("main"))) === undefined)
+    throw new IcechunkRepositoryNotFoundError(
+      "No Icechunk repository here: neither a repo file (spec version 2) nor refs/branch.main/ref.json (spec version 1)",
+    );
+  return new Repository(readable, limits, options.virtualChunks ?? {}, info === undefined ? 1 : 2);
+}
+
+async function readRepoInfo(store: Readable, limits: DecodeLimits): Promise<RepoInfo | undefined> {
+  const bytes = await store.get(REPO_INFO_KEY);
+  return bytes === undefined ? undefined : decodeRepoInfo(REPO_INFO_KEY, bytes, limits);
+}
+
+/**
+ * An Icechunk repository: its branches, tags and snapshots, and read-only sessions on any of
+ * them. Branches and tags are read afresh on each call.
+ */
+export class Repository {
+  /** @internal */
+  constructor(
+    /** The store holding the repository. */
+    readonly store: Readable,
+    readonly limits: DecodeLimits,
+    readonly virtualChunks: Record<string, VirtualChunkSource>,
+    /** How refs are stored: 1 (ref files), 2 (the repo info file). */
+    readonly specVersion: 1 | 2,
+  ) {}
+
+  async #info(): Promise<RepoInfo> {
+    const info = await readRepoInfo(this.store, this.limits);
+    if (info === undefined)
+      throw new IcechunkFormatError(REPO_INFO_KEY, "the repo info file is gone");
+    return info;
+  }
+
+  /** The branch names, sorted. */
+  async listBranches(): Promise<string[]> {
+    if (this.specVersion === 2) return [...(await this.#info()).branches.keys()].sort();
+    return (await this.#listV1Refs()).branches;
+  }
+
+  /** The tag names (deleted tags left out), sorted. */
+  async listTags(): Promise<string[]> {
+    if (this.specVersion === 2) return [...(await this.#info()).tags.keys()].sort();
+    return (await this.#listV1Refs()).tags;
+  }
+
+  async #listV1Refs(): Promise<{ branches: string[]; tags: string[] }> {
+    if (!isListable(this.store))
+      throw new IcechunkRefNotFoundError(
+        "branch",
+        "*",
+        ": the store cannot list refs/ (spec version 1 keeps refs as files)",
+      );
+    const { prefixes } = await this.store.listDir("refs/");
+    const branches: string[] = [];
+    const tags: string[] = [];
+    for (const p of prefixes) {
+      const name = p.slice("refs/".length, -1);
+      if (name.startsWith("branch.")) branches.push(name.slice(7));
+      else if (name.startsWith("tag.")) {
+        const tag = name.slice(4);
+        const { keys } = await this.store.listDir(p);
+        if (keys.includes(tagRefKey(tag)) && !keys.includes(tagTombstoneKey(tag))) tags.push(tag);
+      }
+    }
+    return { branches: branches.sort(), tags: tags.sort() };
+  }
+
+  /** The snapshot id a branch points to. @throws IcechunkRefNotFoundError */
+  async lookupBranch(name: string): Promise<string> {
+    if (this.specVersion === 2) {
+      const id = (await this.#info()).branches.get(name);
+      if (id === undefined) throw new IcechunkRefNotFoundError("branch", name);
+      return id;
+    }
+    if (!isValidRefName(name))
+      throw new IcechunkRefNotFoundError("branch", name, ": not a valid branch name");
+    const key = branchRefKey(name);
+    const bytes = await this.store.get(key);
+    if (bytes === undefined) throw new IcechunkRefNotFoundError("branch", name);
+    return decodeRefFile(key, bytes);
+  }
+
+  /** The snapshot id a tag points to. @throws IcechunkRefNotFoundError */
+  async lookupTag(name: string): Promise<string> {
+    if (this.specVersion === 2) {
+      const info = await this.#info();
+      const id = info.tags.get(name);
+      if (id === undefined)
+        throw new IcechunkRefNotFoundError(
+          "tag",
+          name,
+          info.deletedTags.includes(name) ? ": it was deleted" : "",
+        );
+      return id;
+    }
+    if (!isValidRefName(name))
+      throw new IcechunkRefNotFoundError("tag", name, ": not a valid tag name");
+    const key = tagRefKey(name);
+    const [bytes, tombstone] = await Promise.all([
+      this.store.get(key),
+      this.store.get(tagTombstoneKey(name)),
+    ]);
+    if (bytes === undefined || tombstone !== undefined)
+      throw new IcechunkRefNotFoundError(
+        "tag",
+        name,
+        tombstone !== undefined ? ": it was deleted" : "",
+      );
+    return decodeRefFile(key, bytes);
+  }
+
+  /** Reads a snapshot file. @throws IcechunkSnapshotNotFoundError */
+  async readSnapshot(snapshotId: string): Promise<Snapshot> {
+    const id = checkSnapshotId(snapshotId);
+    const key = `snapshots/${id}`;
+    const bytes = await this.store.get(key);
+    if (bytes === undefined) throw new IcechunkSnapshotNotFoundError(id);
+    const snapshot = await decodeSnapshot(key, bytes, this.limits);
+    if (snapshot.id !== id) throw new IcechunkFormatError(key, `it holds snapshot ${snapshot.id}`);
+    return snapshot;
+  }
+
+  /** A snapshot's summary: from the repo info (version 2) or its file (version 1). */
+  async snapshotInfo(snapshotId: string): Promise<SnapshotInfo> {
+    const id = checkSnapshotId(snapshotId);
+    if (this.specVersion === 2) {
+      const info = (await this.#info()).snapshots.get(id);
+      if (info === undefined) throw new IcechunkSnapshotNotFoundError(id);
+      return info;
+    }
+    const { parentId, flushedAt, message, metadata } = await this.readSnapshot(id);
+    return { id, parentId, flushedAt, message, metadata };
+  }
+
+  /**
+   * The history of a snapshot, a branch or a tag: the snapshot first, then its parent, back to
+   * the repository's first snapshot.
+   */
+  async ancestry(
+    from: string | { branch: string } | { tag: string } | { snapshotId: string },
+  ): Promise<SnapshotInfo[]> {
+    let id: string | undefined = await this.#resolve(
+      typeof from === "string" ? { snapshotId: from } : from,
+    );
+    const out: SnapshotInfo[] = [];
+    const all = this.specVersion === 2 ? (await this.#info()).snapshots : undefined;
+    const seen = new Set<string>();
+    while (id !== undefined) {
+      if (seen.has(id))
+        throw new IcechunkFormatError(`snapshots/${id}`, "the snapshot history has a cycle");
+      seen.add(id);
+      const info: SnapshotInfo | undefined = all ? all.get(id) : await this.snapshotInfo(id);
+      if (info === undefined)
+        throw new IcechunkSnapshotNotFoundError(id, " (an ancestor named by the repo info)");
+      out.push(info);
+      id = info.parentId;
+    }
+    return out;
+  }
+
+  async #resolve(target: SessionTarget): Promise<string> {
+    if ("snapshotId" in target) return checkSnapshotId(target.snapshotId);
+    if ("tag" in target) return this.lookupTag(target.tag);
+    const tip = await this.lookupBranch(target.branch);
+    if (target.asOf === undefined) return tip;
+    const asOf = target.asOf.getTime();
+    for (const info of await this.ancestry(tip))
+      if (info.flushedAt.getTime() <= asOf) return info.id;
+    throw new IcechunkSnapshotNotFoundError(
+      `of branch ${JSON.stringify(target.branch)} as of ${target.asOf.toISOString()}`,
+      ": the branch has no snapshot that old",
+    );
+  }
+
+  /**
+   * A read-only session on a branch (optionally as it was at a time), a tag or a snapshot:
+   * its `store` presents the snapshot's Zarr hierarchy to `openArray`, `openGroup` and `get`.
+   */
+  async readonlySession(target: SessionTarget): Promise<ReadonlySession> {
+    const id = await this.#resolve(target);
+    return new ReadonlySession(this, await this.readSnapshot(id));
+  }
+}
+
+function checkSnapshotId(id: string): string {
+  const bytes = decodeObjectId(id, 12);
+  if (bytes === undefined)
+    throw new IcechunkSnapshotNotFoundError(
+      JSON.stringify(id),
+      ": not a 20-character base 32 snapshot id",
+    );
+  return encodeObjectId(bytes);
+}
