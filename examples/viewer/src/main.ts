@@ -3,19 +3,17 @@
 // chunks on screen (and a margin) are read, tile by tile; chunks are decoded in a pool of Web
 // Workers so the page stays responsive while tiles load.
 import { createWorkerPool } from "@z/codecs/workers";
-import { isTypedArray, open, slice, type ZarrArray } from "@z/zarr";
+import { ChunkCache, isTypedArray, open, slice, type ZarrArray } from "@z/zarr";
 import { COLORMAP_NAMES, colormapTable } from "./colormaps.js";
 import { isGroup, type TreeNode, walkHierarchy } from "./hierarchy.js";
 import { levelThatFits } from "./ome.js";
 import { type Plane, planeRange, renderPlane } from "./render.js";
-import { TileCache } from "./tile-cache.js";
 import { type Loaded, TileLoader } from "./tile-loader.js";
 import {
   type LevelGrid,
   levelForScale,
   MARGIN,
   type Tile,
-  tileKey,
   tilesFor,
   type View,
   viewRect,
@@ -26,24 +24,21 @@ const pool = createWorkerPool();
 const params = new URLSearchParams(location.search);
 
 /**
- * The decoded-tile cache's size in MB (`?cache=64`; `?cache=0` turns it off, so every tile
- * that comes back on screen is read again).
+ * The decoded-chunk cache's size in MB (`?cache=64`; `?cache=0` turns it off, so every tile
+ * that comes back on screen is read again). Every array opened from the hierarchy reads
+ * through it: a tile that left the view and comes back costs no request and no decoding.
  */
 const CACHE_MB = Number(params.get("cache") ?? 256);
+const cache = CACHE_MB > 0 ? new ChunkCache({ maxBytes: CACHE_MB * 2 ** 20 }) : undefined;
 
 /** A decoded tile: its values and, once drawn, its pixels under the look they were drawn in. */
 interface TileValue {
   plane: Plane;
   /** The smallest and largest finite values (for automatic contrast). */
   range: [number, number];
-  /** The decoded values' size (what the cache counts). */
-  bytes: number;
   image?: HTMLCanvasElement;
   look?: string;
 }
-
-const cache =
-  CACHE_MB > 0 ? new TileCache<TileValue>({ maxBytes: CACHE_MB * 1024 * 1024 }) : undefined;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $<HTMLSpanElement>("status");
@@ -177,7 +172,7 @@ async function openUrl(url: string, path?: string): Promise<void> {
   opening++;
   syncPending();
   try {
-    const root = await open(url);
+    const root = await open(url, { cache });
     const tree = await walkHierarchy(root);
     drawTree(tree);
     const target = path !== undefined ? findNode(tree, path) : firstViewable(tree);
@@ -411,19 +406,12 @@ function update(): void {
   scheduleFrame();
 }
 
-/** Reads one tile of the current plane (through the cache when there is one). */
-async function readTile(plane: string, tile: Tile, signal: AbortSignal): Promise<TileValue> {
+/** Reads one tile of the current plane (one chunk; from the cache when it holds it). */
+async function readTile(_plane: string, tile: Tile, signal: AbortSignal): Promise<TileValue> {
   const { array, selection } = reading as NonNullable<typeof reading>;
-  const load = async (): Promise<TileValue> => {
-    const result = await array.get(selection(tile) as never, { workers: pool, signal });
-    const values = planeOf(array, result.data, result.shape);
-    const data = result.data as { byteLength?: number; length: number };
-    return { plane: values, range: planeRange(values), bytes: data.byteLength ?? data.length * 8 };
-  };
-  if (!cache) return load();
-  // The drawn pixels a cached tile keeps count too.
-  const size = (value: TileValue) => value.bytes + 4 * value.plane.width * value.plane.height;
-  return cache.get(`${plane}|${tileKey(tile)}`, load, size);
+  const result = await array.get(selection(tile) as never, { workers: pool, signal });
+  const values = planeOf(array, result.data, result.shape);
+  return { plane: values, range: planeRange(values) };
 }
 
 /** A plane's values, whatever the element container (bigint, float16 and bool included). */
