@@ -17,6 +17,11 @@ export interface BuiltApp {
   dir: string;
   /** The files the page loads before it runs (the entry and what it imports statically). */
   firstLoad: string[];
+  /**
+   * Vite builds only: the minified bytes of each first-load script by where its code comes
+   * from (`@z/<package>`, an npm package, or `app` for the app and the bundler's helpers).
+   */
+  byPackage?: Record<string, number>;
 }
 
 /** Builds `apps/<app>.js` with a bundler's defaults into `outDir`. */
@@ -27,20 +32,50 @@ export async function buildApp(bundler: Bundler, app: string, outDir: string): P
   return buildWithWebpack(entry, outDir);
 }
 
-/** Vite with no config file: `apps/index.html` (which loads zarr-app.js) is the app. */
+/**
+ * Vite with no config file. Each app has its page in `apps/` (`index.html` loads zarr-app.js,
+ * `<app>.html` the others), and the page is the build's one input: the option names the page,
+ * and chunking stays Vite's default.
+ */
 async function buildWithVite(entry: string, outDir: string): Promise<BuiltApp> {
-  if (path.basename(entry) !== "zarr-app.js")
-    throw new Error("the Vite app is apps/index.html, which loads zarr-app.js");
+  const app = path.basename(entry, ".js");
+  const page = path.join(appsDir, app === "zarr-app" ? "index.html" : `${app}.html`);
   const { build } = await import("vite");
-  await build({
+  const result = await build({
     configFile: false,
     root: appsDir,
     logLevel: "silent",
-    build: { outDir, emptyOutDir: true },
+    build: { outDir, emptyOutDir: true, rollupOptions: { input: page } },
   });
-  const html = readFileSync(path.join(outDir, "index.html"), "utf8");
+  const html = readFileSync(path.join(outDir, path.basename(page)), "utf8");
   const scripts = [...html.matchAll(/(?:src|href)="\/?([^"]+\.js)"/g)].map((m) => m[1]);
-  return { dir: outDir, firstLoad: scripts.map((s) => path.join(outDir, s)) };
+  if (path.basename(page) !== "index.html") writeFileSync(path.join(outDir, "index.html"), html);
+  const byPackage: Record<string, number> = {};
+  const outputs = (Array.isArray(result) ? result[0] : result) as RollupOutputLike;
+  for (const chunk of outputs.output)
+    if (chunk.type === "chunk" && scripts.includes(chunk.fileName))
+      for (const [id, { renderedLength }] of Object.entries(chunk.modules)) {
+        const source = origin(id);
+        byPackage[source] = (byPackage[source] ?? 0) + renderedLength;
+      }
+  return { dir: outDir, firstLoad: scripts.map((s) => path.join(outDir, s)), byPackage };
+}
+
+/** The part of a Vite build's result that sizes read. */
+interface RollupOutputLike {
+  output: Array<
+    | { type: "chunk"; fileName: string; modules: Record<string, { renderedLength: number }> }
+    | { type: "asset" }
+  >;
+}
+
+/** Where a module of a build comes from: `@z/<package>`, an npm package, or the app. */
+function origin(id: string): string {
+  const ours = /\/packages\/([^/]+)\//.exec(id);
+  if (ours && !id.includes("/node_modules/")) return `@z/${ours[1]}`;
+  const theirs = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id);
+  if (theirs && theirs[1] !== "vite") return theirs[1];
+  return "app";
 }
 
 /** esbuild with what a browser app needs: bundle, ESM output, code splitting, minify. */
