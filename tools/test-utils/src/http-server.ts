@@ -68,6 +68,11 @@ export interface TestHttpServerOptions {
   stall?: readonly string[];
   /** Send `.html` and `.js` files with their content types (a browser runs only such scripts). */
   contentTypes?: boolean;
+  /**
+   * Answer GETs as object stores do for conditional reads: every 200 and 206 carries the file's
+   * `ETag` and `Last-Modified`, and `If-Match` / `If-Unmodified-Since` that fail answer 412.
+   */
+  conditionalReads?: boolean;
 }
 
 /** Content types by file extension, for {@link TestHttpServerOptions.contentTypes}. */
@@ -106,6 +111,25 @@ const CORS_PREFLIGHT_HEADERS = {
   "Access-Control-Max-Age": "0",
   "Content-Length": 0,
 };
+
+/**
+ * For {@link TestHttpServerOptions.conditionalReads}: the file's `ETag` and `Last-Modified`,
+ * or "failed" when the request's `If-Match` or `If-Unmodified-Since` does not hold.
+ */
+async function conditionalHeaders(
+  file: string,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<Record<string, string> | "failed"> {
+  const [bytes, info] = await Promise.all([readFile(file), stat(file)]);
+  const etag = etagOf(bytes);
+  const ifMatch = headers["if-match"];
+  if (typeof ifMatch === "string" && ifMatch !== "*" && !ifMatch.split(/\s*,\s*/).includes(etag))
+    return "failed";
+  const since = headers["if-unmodified-since"];
+  if (typeof since === "string" && Math.floor(info.mtimeMs / 1000) > Date.parse(since) / 1000)
+    return "failed";
+  return { ETag: etag, "Last-Modified": info.mtime.toUTCString() };
+}
 
 /** A strong ETag from a file's bytes. */
 function etagOf(bytes: Uint8Array): string {
@@ -300,6 +324,10 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
     if (method === "HEAD") {
       return finish(200, { "Content-Length": size, "Content-Type": contentTypeOf(file) });
     }
+    const conditional = options.conditionalReads
+      ? await conditionalHeaders(file, request.headers)
+      : {};
+    if (conditional === "failed") return finish(412, { "Content-Length": 0 });
     const range = parseRange(rangeHeader, size, options);
     if (range === "suffix-refused") {
       const status = options.refuseSuffixRanges === true ? 416 : Number(options.refuseSuffixRanges);
@@ -316,6 +344,7 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
           "Content-Length": body.length,
           "Content-Type": contentTypeOf(file),
           ETag: etagOf(body),
+          ...conditional,
         },
         body,
       );
@@ -334,6 +363,7 @@ export async function startTestHttpServer(options: TestHttpServerOptions): Promi
         "Content-Range": `bytes ${range.start}-${range.end}/${size}`,
         "Content-Length": length,
         "Content-Type": "application/octet-stream",
+        ...conditional,
       },
       body,
     );
