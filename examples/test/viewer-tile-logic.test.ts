@@ -11,8 +11,8 @@ import {
   tileKey,
   tilesFor,
   type View,
-  viewRect,
 } from "../viewer/src/tiles.js";
+import { clampView, MAX_SCALE, zoomAbout } from "../viewer/src/viewport.js";
 
 const grids = fc
   .record({
@@ -39,6 +39,14 @@ const views = fc.record({
   height: fc.integer({ min: 1, max: 300 }),
 });
 
+/** The view's full-resolution rectangle grown by `margin` screen pixels (written out anew). */
+const screenRect = (v: View, margin: number): Rect => ({
+  x0: v.x - margin / v.scale,
+  y0: v.y - margin / v.scale,
+  x1: v.x + (v.width + margin) / v.scale,
+  y1: v.y + (v.height + margin) / v.scale,
+});
+
 /** Whether [a0, a1) and [b0, b1) share some length. */
 const overlaps = (a0: number, a1: number, b0: number, b1: number) => a0 < b1 && b0 < a1;
 
@@ -54,8 +62,8 @@ describe("the viewer's tiles", () => {
         const tiles = tilesFor(grid, view, margin);
         const keys = tiles.map(tileKey);
         expect(new Set(keys).size).toBe(keys.length);
-        const visible = viewRect(view);
-        const allowed = viewRect(view, margin);
+        const visible = screenRect(view, 0);
+        const allowed = screenRect(view, margin);
         const [height, width] = grid.shape;
         for (const t of tiles) {
           // A tile is exactly one chunk, inside the plane, and overlaps view + margin.
@@ -98,6 +106,49 @@ describe("the viewer's tiles", () => {
             expect(fine(factors[level])).toBe(true);
             for (const f of factors) if (fine(f)) expect(f).toBeLessThanOrEqual(factors[level]);
           }
+        },
+      ),
+    );
+  });
+
+  it("keep the image on screen while panning, and the point under the pointer while zooming", () => {
+    const image = fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5000 }));
+    fc.assert(
+      fc.property(
+        views,
+        image,
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        (view, img, least) => {
+          const clamped = clampView(view, img, least);
+          expect(clamped.scale).toBe(Math.min(MAX_SCALE, Math.max(least, view.scale)));
+          // Along each axis, half of the image or of the screen (the smaller) stays in view.
+          const rect = screenRect(clamped, 0);
+          const shown = (a0: number, a1: number, extent: number) =>
+            Math.min(a1, extent) - Math.max(a0, 0);
+          const tolerance = 1e-6 * (1 + Math.abs(rect.x0) + Math.abs(rect.y0));
+          expect(shown(rect.x0, rect.x1, img[1]) + tolerance).toBeGreaterThanOrEqual(
+            Math.min(rect.x1 - rect.x0, img[1]) / 2,
+          );
+          expect(shown(rect.y0, rect.y1, img[0]) + tolerance).toBeGreaterThanOrEqual(
+            Math.min(rect.y1 - rect.y0, img[0]) / 2,
+          );
+          // A view that already shows enough is left where it is.
+          expect(clampView(clamped, img, least)).toEqual(clamped);
+        },
+      ),
+    );
+    fc.assert(
+      fc.property(
+        views,
+        fc.double({ min: 0.01, max: 32, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (view, scale, u, v) => {
+          const [sx, sy] = [u * view.width, v * view.height];
+          const zoomed = zoomAbout(view, scale, sx, sy);
+          expect(zoomed.scale).toBe(scale);
+          expect(zoomed.x + sx / scale).toBeCloseTo(view.x + sx / view.scale, 6);
+          expect(zoomed.y + sy / scale).toBeCloseTo(view.y + sy / view.scale, 6);
         },
       ),
     );

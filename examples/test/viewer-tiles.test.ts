@@ -370,4 +370,37 @@ describe.skipIf(!chromiumAvailableOrWarn("viewer tiles"))("the viewer's tiles in
     );
     await page.close();
   });
+
+  it("pans with a mouse drag and zooms about the pointer with the wheel", async () => {
+    const { page, view } = await openViewer(256);
+    const box = await page.locator("#canvas").boundingBox();
+    if (!box) expect.fail("no canvas");
+    const [px, py] = [box.x + 400, box.y + 300];
+    await page.mouse.move(px, py);
+    await page.mouse.down();
+    await page.mouse.move(px - 200, py - 100, { steps: 5 });
+    await page.mouse.up();
+    const dragged = ((await call(page, "state")) as State).view;
+    // Dragging the image left and up by (200, 100) screen pixels moves the view right and down.
+    expect(dragged.x).toBeCloseTo(view.x + 200 / view.scale, 6);
+    expect(dragged.y).toBeCloseTo(view.y + 100 / view.scale, 6);
+    // The wheel zooms in about the pointer: the full-resolution point under it stays there (a
+    // point well inside the image, so holding the image on screen does not move the view).
+    const [sx, sy] = [50, 50];
+    const under = [dragged.x + sx / dragged.scale, dragged.y + sy / dragged.scale];
+    await page.mouse.move(box.x + sx, box.y + sy);
+    await page.mouse.wheel(0, -500);
+    await page.waitForFunction(
+      (scale) => (window as unknown as { __viewer: ViewerApi }).__viewer.state().view.scale > scale,
+      dragged.scale,
+    );
+    await call(page, "idle");
+    const zoomed = (await call(page, "state")) as State;
+    expect(zoomed.view.scale).toBeGreaterThan(dragged.scale);
+    expect(zoomed.view.x + sx / zoomed.view.scale).toBeCloseTo(under[0], 6);
+    expect(zoomed.view.y + sy / zoomed.view.scale).toBeCloseTo(under[1], 6);
+    expect(zoomed.level).toBeLessThan(2);
+    expect(zoomed.error).toBeUndefined();
+    await page.close();
+  });
 });
