@@ -36,8 +36,10 @@ export async function prepareModeTarget(
   if (mode === "w") {
     const node = await readNodeMetadata(store, path, { consolidated: false, signal });
     const writable = store as Partial<{ deletePrefix(prefix: string, o?: object): Promise<void> }>;
-    if (!node && writable.deletePrefix) await writable.deletePrefix(prefixOf(path), { signal });
-    bumpAllEpochs();
+    if (!node && writable.deletePrefix) {
+      await writable.deletePrefix(prefixOf(path), { signal });
+      bumpAllEpochs();
+    }
     return true;
   }
   return options.overwrite === true;

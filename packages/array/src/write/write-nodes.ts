@@ -316,7 +316,7 @@ export async function removeReplaced(
     (path) => store.deletePrefix(prefixOf(path), { signal }),
     signal,
   );
-  bumpAllEpochs();
+  if (prepared.replaced.length > 0) bumpAllEpochs();
 }
 
 /**
