@@ -88,14 +88,14 @@ describe("the chunk cache with the default decode pool", () => {
       // 3 rows x 3 columns of 16x16 chunks, each decoded in a worker.
       expect(pool.stats().dispatched - before).toBe(9);
       expect(cache.stats()).toMatchObject({ misses: 9, entries: 9, bytes: 9 * (16 * 16 * 4 + 64) });
-      first.data.fill(0);
+      (first.data as Float32Array).fill(0);
       const second = await cached.get([slice(8, 40), slice(0, 48)]);
       expect([...second.data]).toEqual(want(8, 40, 0, 48));
       expect(pool.stats().dispatched - before).toBe(9);
       expect(cache.stats()).toMatchObject({ misses: 9, hits: 9 });
       // A whole chunk read from the cache is a copy too.
       const whole = await cached.get([slice(16, 32), slice(16, 32)]);
-      whole.data.fill(-1);
+      (whole.data as Float32Array).fill(-1);
       expect([...(await cached.get([slice(16, 32), slice(16, 32)])).data]).toEqual(
         want(16, 32, 16, 32),
       );
