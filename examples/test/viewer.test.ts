@@ -77,6 +77,8 @@ async function writePyramid(folder: string, version: "0.4" | "0.5"): Promise<voi
 
 interface ViewerState {
   levels: string[];
+  yAxis: number;
+  xAxis: number;
   level: number;
   indices: number[];
   plane: [number, number];
@@ -86,6 +88,7 @@ interface ViewerState {
   colormap: string;
   renders: number;
   pending: number;
+  reader: "readTile" | "get";
   error?: string;
 }
 
@@ -107,6 +110,30 @@ async function waitForRender(page: Page, renders: number): Promise<ViewerState> 
     },
     renders,
     { timeout: 60_000 },
+  );
+  const state = await viewerState(page);
+  expect(state.error).toBeUndefined();
+  return state;
+}
+
+/**
+ * Types contrast limits into the page and waits for the frame drawn with both (typing into one
+ * field and leaving it draws a frame with the other's old value first).
+ */
+async function setContrast(page: Page, lo: number, hi: number): Promise<ViewerState> {
+  await page.fill("#lo", String(lo));
+  await page.fill("#hi", String(hi));
+  await page.locator("#hi").dispatchEvent("change");
+  await page.waitForFunction(
+    ([l, h]) => {
+      const s = (window as unknown as { __viewer: { state: () => ViewerState } }).__viewer.state();
+      return s.lo === l && s.hi === h && s.pending === 0;
+    },
+    [lo, hi] as const,
+  );
+  // A frame drawn after the limits were set.
+  await page.evaluate(() =>
+    (window as unknown as { __viewer: { idle: () => Promise<void> } }).__viewer.idle(),
   );
   const state = await viewerState(page);
   expect(state.error).toBeUndefined();
@@ -193,6 +220,8 @@ describe.skipIf(!chromiumAvailable())("the viewer in Chromium", () => {
     expect(state.level).toBe(1);
     expect(state.plane).toEqual([600, 800]);
     expect(state.view.scale).toBe(0.5);
+    // An OME-Zarr image's y-x planes are read with readTile of @z/ome.
+    expect(state.reader).toBe("readTile");
     expect(state.indices[0]).toBe(1);
     // Automatic contrast: the plane's own range.
     expect([state.lo, state.hi]).toEqual([gradient(1, 0, 0), gradient(1, 1198, 1598)]);
@@ -200,10 +229,7 @@ describe.skipIf(!chromiumAvailable())("the viewer in Chromium", () => {
     // viridis with contrast limits 6000..8000: some pixels clamp at each end.
     await page.selectOption("#colormap", "viridis");
     state = await waitForRender(page, state.renders);
-    await page.fill("#lo", "6000");
-    await page.fill("#hi", "8000");
-    await page.locator("#hi").dispatchEvent("change");
-    state = await waitForRender(page, state.renders);
+    state = await setContrast(page, 6000, 8000);
     expect([state.colormap, state.lo, state.hi]).toEqual(["viridis", 6000, 8000]);
     for (const line of [{ row: 0 }, { row: 321 }, { row: 599 }, { col: 0 }, { col: 555 }]) {
       expect(await canvasLine(page, line, state.plane), JSON.stringify(line)).toEqual(
@@ -215,10 +241,7 @@ describe.skipIf(!chromiumAvailable())("the viewer in Chromium", () => {
     await page.locator('#sliders input[data-axis="0"]').fill("2");
     state = await waitForRender(page, state.renders);
     expect(state.indices[0]).toBe(2);
-    await page.fill("#lo", "10000");
-    await page.fill("#hi", "14000");
-    await page.locator("#hi").dispatchEvent("change");
-    state = await waitForRender(page, state.renders);
+    state = await setContrast(page, 10000, 14000);
     for (const line of [{ row: 17 }, { col: 799 }])
       expect(await canvasLine(page, line, state.plane)).toEqual(
         expectedLine(1, 2, line, "viridis", 10000, 14000),
@@ -234,6 +257,39 @@ describe.skipIf(!chromiumAvailable())("the viewer in Chromium", () => {
     mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     if (process.env.Z_VIEWER_SCREENSHOT) copyFileSync(SCREENSHOT, process.env.Z_VIEWER_SCREENSHOT);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows other axes: y down and z across, each element a pixel at 1:1", async () => {
+    // The page still shows the 0.5 image at z = 2; x across becomes z across (the plane is
+    // stored column by column then), at x = 800 (the middle).
+    let state = await viewerState(page);
+    await page.selectOption("#colormap", "gray");
+    state = await waitForRender(page, state.renders);
+    await page.selectOption("#x-axis", "0");
+    state = await waitForRender(page, state.renders);
+    expect([state.yAxis, state.xAxis, state.reader]).toEqual([1, 0, "get"]);
+    await page.evaluate(() =>
+      (window as unknown as { __viewer: { show: (v: object) => void } }).__viewer.show({
+        x: 0,
+        y: 0,
+        scale: 1,
+      }),
+    );
+    await page.evaluate(() =>
+      (window as unknown as { __viewer: { idle: () => Promise<void> } }).__viewer.idle(),
+    );
+    state = await setContrast(page, 0, 16000);
+    expect([state.level, state.plane, state.indices[2]]).toEqual([0, [1200, 3], 800]);
+    const rows = Math.min(state.view.height, 1200);
+    const table = colormapTable("gray");
+    for (const z of [0, 1, 2]) {
+      const want = Array.from({ length: rows }, (_, r) => {
+        const entry = 3 * colormapIndex(gradient(z, r, 800), 0, 16000);
+        return [table[entry], table[entry + 1], table[entry + 2]];
+      }).flat();
+      expect(await canvasLine(page, { col: z }, [rows, 3]), `z = ${z}`).toEqual(want);
+    }
     expect(errors).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
-import { UnreadableNode, ZarrArray, ZarrGroup } from "@z/zarr";
-import { type Multiscale, multiscalesOf } from "./ome.js";
+import { type JsonObject, UnreadableNode, ZarrArray, ZarrGroup } from "@z/zarr";
+import { type Multiscale, parseOmeMetadata } from "@z/zarr/ome";
 
 /** One node of the hierarchy as the tree panel shows it. */
 export interface TreeNode {
@@ -30,10 +30,11 @@ export async function walkHierarchy(
   depth = 0,
 ): Promise<TreeNode> {
   if (node instanceof ZarrArray) return { path, node, multiscales: [], children: [] };
-  const multiscales = multiscalesOf(node.attrs);
+  const { multiscales, problem } = multiscalesOf(node.attrs, path);
   const tree: TreeNode = { path, node, multiscales, children: [] };
+  if (problem) addNote(tree, problem);
   if (depth >= MAX_DEPTH) {
-    tree.note = "deeper levels not shown";
+    addNote(tree, "deeper levels not shown");
     return tree;
   }
   let members: [string, ZarrArray | ZarrGroup][];
@@ -43,24 +44,46 @@ export async function walkHierarchy(
       (entry): entry is [string, ZarrArray | ZarrGroup] => !(entry[1] instanceof UnreadableNode),
     );
     const unreadable = listed.length - members.length;
-    if (unreadable > 0) tree.note = `${unreadable} children cannot be opened`;
+    if (unreadable > 0) addNote(tree, `${unreadable} children cannot be opened`);
   } catch (error) {
     // No listing: show what the OME metadata names, and say why the rest is missing.
-    const named = multiscales.flatMap((m) => m.levels);
+    const named = multiscales.flatMap((m) => m.datasets.map((d) => d.path));
     members = [];
     for (const level of new Set(named)) {
       const child = await node.get(level).catch(() => undefined);
       if (child) members.push([level, child]);
     }
-    tree.note = `children not listed (${(error as Error).message.split("\n")[0]})`;
+    addNote(tree, `children not listed (${(error as Error).message.split("\n")[0]})`);
   }
   if (members.length > MAX_CHILDREN) {
-    tree.note = `${members.length - MAX_CHILDREN} more children not shown`;
+    addNote(tree, `${members.length - MAX_CHILDREN} more children not shown`);
     members = members.slice(0, MAX_CHILDREN);
   }
   for (const [name, child] of members)
     tree.children.push(await walkHierarchy(child, path ? `${path}/${name}` : name, depth + 1));
   return tree;
+}
+
+/**
+ * The multiscale images a group's OME-Zarr metadata describes (none for a group without OME
+ * metadata), or why that metadata cannot be used.
+ */
+function multiscalesOf(
+  attributes: JsonObject,
+  path: string,
+): { multiscales: Multiscale[]; problem?: string } {
+  const ome = attributes.ome ?? attributes.multiscales;
+  if (ome === undefined) return { multiscales: [] };
+  try {
+    return { multiscales: parseOmeMetadata(attributes, { path }).multiscales };
+  } catch (error) {
+    return { multiscales: [], problem: `not shown as an image: ${(error as Error).message}` };
+  }
+}
+
+/** Adds to what the tree panel says under a node. */
+function addNote(tree: TreeNode, note: string): void {
+  tree.note = tree.note ? `${tree.note}; ${note}` : note;
 }
 
 /** Whether a node is a group (the tree panel draws groups and arrays differently). */

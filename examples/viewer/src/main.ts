@@ -4,9 +4,14 @@
 // Workers so the page stays responsive while tiles load.
 import { createWorkerPool } from "@z/codecs/workers";
 import { ChunkCache, isTypedArray, open, slice, type ZarrArray } from "@z/zarr";
+import {
+  axisRoles,
+  type MultiscaleImage,
+  openMultiscale,
+  readTile as readImageTile,
+} from "@z/zarr/ome";
 import { COLORMAP_NAMES, colormapTable } from "./colormaps.js";
 import { isGroup, type TreeNode, walkHierarchy } from "./hierarchy.js";
-import { levelThatFits } from "./ome.js";
 import { type Plane, planeRange, renderPlane } from "./render.js";
 import { type Loaded, TileLoader } from "./tile-loader.js";
 import {
@@ -18,7 +23,7 @@ import {
   type View,
   viewRect,
 } from "./tiles.js";
-import { clampView, minScale, zoomAbout } from "./viewport.js";
+import { clampView, levelThatFits, minScale, zoomAbout } from "./viewport.js";
 
 const pool = createWorkerPool();
 const params = new URLSearchParams(location.search);
@@ -82,6 +87,8 @@ interface ViewState {
   factor: [number, number];
   /** Tiles the view needs (view and margin), and how many of them are loaded. */
   tiles: { wanted: number; loaded: number };
+  /** How tiles are read: `readTile` of @z/ome (an image's y-x planes), or the array's `get`. */
+  reader: "readTile" | "get";
   /** Complete frames drawn so far (every tile the view needs was in). */
   renders: number;
   /** Tile reads under way, plus an opening under way. */
@@ -113,19 +120,22 @@ const state: ViewState = {
   chunk: [1, 1],
   factor: [1, 1],
   tiles: { wanted: 0, loaded: 0 },
+  reader: "get",
   renders: 0,
   pending: 0,
 };
 let levelArrays: ZarrArray[] = [];
+/** The OME-Zarr image shown, if it is one (its tiles are read with `readTile` of @z/ome). */
+let omeImage: MultiscaleImage | undefined;
 let levels: Level[] = [];
 let autoContrast = true;
 let opening = 0;
 /** The tiles of the plane shown before the current one, drawn under it until it is complete. */
 let backdrop: { items: Loaded<TileValue>[]; factor: [number, number] } | undefined;
 /** The image and level factor of the plane the loader holds (what a backdrop is drawn with). */
-let held: { image: string; factor: [number, number] } | undefined;
+let held: { source: string; factor: [number, number] } | undefined;
 /** The plane the loader reads from now (set before each `want`, which starts the reads). */
-let reading: { array: ZarrArray; selection: (tile: Tile) => unknown[] } | undefined;
+let reading: ((tile: Tile, signal: AbortSignal) => Promise<TileValue>) | undefined;
 
 const loader = new TileLoader<TileValue>(readTile, (error) => {
   if (error !== undefined) showError(error);
@@ -246,17 +256,14 @@ async function select(entry: TreeNode): Promise<void> {
   let axes: string[] | undefined;
   let arrays: ZarrArray[];
   if (isGroup(entry.node)) {
-    const image = entry.multiscales[0];
-    const group = entry.node;
-    arrays = [];
-    for (const level of image.levels) {
-      const node = await group.get(level);
-      if (isGroup(node)) throw new Error(`Level "${level}" of ${entry.path || "/"} is a group`);
-      arrays.push(node);
-    }
-    state.levels = image.levels;
-    axes = image.axes;
+    // The levels read through the same chunk cache as everything else the page opened.
+    const image = await openMultiscale(entry.node, { cache });
+    omeImage = image;
+    arrays = image.levels.map((level) => level.array);
+    state.levels = image.levels.map((level) => level.path);
+    axes = image.axes.map((axis) => axis.name);
   } else {
+    omeImage = undefined;
     arrays = [entry.node];
     state.levels = [entry.path];
   }
@@ -381,43 +388,85 @@ function update(): void {
   state.factor = [...grid.factor];
   const { yAxis, xAxis } = state;
   const fixed = array.shape.map((_, axis) => indexAt(array, axis));
-  const image = `${state.url}|${state.path}`;
-  const plane = `${image}|${state.level}|${yAxis},${xAxis}|${fixed.join(",")}`;
-  reading = {
-    array,
-    selection: (tile) =>
-      array.shape.map((_, axis) =>
-        axis === yAxis
-          ? slice(tile.y0, tile.y1)
-          : axis === xAxis
-            ? slice(tile.x0, tile.x1)
-            : fixed[axis],
-      ),
-  };
+  const source = `${state.url}|${state.path}`;
+  const plane = `${source}|${state.level}|${yAxis},${xAxis}|${fixed.join(",")}`;
+  reading = tileReader(array, fixed);
   const tiles = tilesFor(grid, state.view, MARGIN);
   state.tiles.wanted = tiles.length;
   const previous = loader.want(plane, tiles);
   // Another level or slice of the same image shows under the new one while that loads.
-  if (previous?.length && held?.image === image)
+  if (previous?.length && held?.source === source)
     backdrop = { items: previous, factor: held.factor };
   else if (previous) backdrop = undefined;
-  held = { image, factor: grid.factor };
+  held = { source, factor: grid.factor };
   syncPending();
   scheduleFrame();
 }
 
-/** Reads one tile of the current plane (one chunk; from the cache when it holds it). */
-async function readTile(_plane: string, tile: Tile, signal: AbortSignal): Promise<TileValue> {
-  const { array, selection } = reading as NonNullable<typeof reading>;
-  const result = await array.get(selection(tile) as never, { workers: pool, signal });
-  const values = planeOf(array, result.data, result.shape);
-  return { plane: values, range: planeRange(values) };
+/**
+ * How the tiles of a level's plane are read: an OME-Zarr image's y-x planes with `readTile`
+ * of @z/ome, anything else (a plain array, or other axes on screen) with `get`. Each tile is
+ * one chunk, decoded in the worker pool; a chunk the cache holds costs neither request nor
+ * decoding. `fixed` are the level's indices along the axes not on screen.
+ */
+function tileReader(
+  array: ZarrArray,
+  fixed: number[],
+): (tile: Tile, signal: AbortSignal) => Promise<TileValue> {
+  const { yAxis, xAxis } = state;
+  const shown = omeImage;
+  const roles = shown ? axisRoles(shown.axes) : undefined;
+  state.reader = shown && roles?.y === yAxis && roles.x === xAxis ? "readTile" : "get";
+  if (shown && state.reader === "readTile") {
+    const level = shown.levels[state.level];
+    const indices = Object.fromEntries(shown.axes.map((axis, d) => [axis.name, fixed[d]]));
+    return async (tile, signal) => {
+      const read = await readImageTile(shown, {
+        level,
+        x: tile.x0,
+        y: tile.y0,
+        width: tile.x1 - tile.x0,
+        height: tile.y1 - tile.y0,
+        indices,
+        signal,
+        workers: pool,
+      });
+      return tileValue(planeOf(array, read.data, read.shape, false));
+    };
+  }
+  return async (tile, signal) => {
+    const selection = array.shape.map((_, axis) =>
+      axis === yAxis
+        ? slice(tile.y0, tile.y1)
+        : axis === xAxis
+          ? slice(tile.x0, tile.x1)
+          : fixed[axis],
+    );
+    const result = await array.get(selection, { workers: pool, signal });
+    const [rows, cols] = yAxis < xAxis ? result.shape : [result.shape[1], result.shape[0]];
+    return tileValue(planeOf(array, result.data, [rows, cols], yAxis > xAxis));
+  };
 }
 
-/** A plane's values, whatever the element container (bigint, float16 and bool included). */
-function planeOf(array: ZarrArray, data: unknown, shape: number[]): Plane {
-  const [height, width] = state.yAxis < state.xAxis ? shape : [shape[1], shape[0]];
-  const transposed = state.yAxis > state.xAxis;
+function tileValue(plane: Plane): TileValue {
+  return { plane, range: planeRange(plane) };
+}
+
+/** Reads one tile of the current plane. */
+function readTile(_plane: string, tile: Tile, signal: AbortSignal): Promise<TileValue> {
+  return (reading as NonNullable<typeof reading>)(tile, signal);
+}
+
+/**
+ * A plane's values, whatever the element container (bigint, float16 and bool included):
+ * `[height, width]` on screen, stored row by row or, `transposed`, column by column.
+ */
+function planeOf(
+  array: ZarrArray,
+  data: unknown,
+  [height, width]: number[],
+  transposed: boolean,
+): Plane {
   const dataType = array.dataType;
   const fast =
     isTypedArray(data) &&

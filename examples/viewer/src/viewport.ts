@@ -34,3 +34,17 @@ export function zoomAbout(view: View, scale: number, sx = view.width / 2, sy = v
   const py = view.y + sy / view.scale;
   return { ...view, scale, x: px - sx / scale, y: py - sy / scale };
 }
+
+/**
+ * The level to open at: the finest whose plane fits in `width` x `height` screen pixels
+ * (drawn 1:1), else the smallest there is. `planes` are the levels' [height, width].
+ */
+export function levelThatFits(planes: [number, number][], width: number, height: number): number {
+  const fits = planes.findIndex(([h, w]) => h <= height && w <= width);
+  if (fits >= 0) return fits;
+  let smallest = 0;
+  planes.forEach(([h, w], i) => {
+    if (h * w < planes[smallest][0] * planes[smallest][1]) smallest = i;
+  });
+  return smallest;
+}

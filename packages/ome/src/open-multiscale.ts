@@ -1,4 +1,4 @@
-import { openArray, openGroup, ZarrGroup } from "@z/array";
+import { type ChunkCache, openArray, openGroup, ZarrGroup } from "@z/array";
 import { joinKey, type StoreLike } from "@z/store-core";
 import { OmeMetadataError, OmeOptionError } from "./errors.js";
 import { parseOmeMetadata } from "./metadata/parse-ome.js";
@@ -15,6 +15,11 @@ export interface OpenMultiscaleOptions {
   multiscale?: number | string;
   /** Abort the metadata reads. */
   signal?: AbortSignal;
+  /**
+   * A cache of decoded chunks the levels' arrays read through (see `ChunkCache`): a viewer's
+   * tiles that come back on screen cost no request and no decoding. Default: none.
+   */
+  cache?: ChunkCache;
 }
 
 /**
@@ -57,6 +62,7 @@ export async function openMultiscale(
       const array = await openArray(group.store, {
         path: joinKey(group.path, dataset.path),
         signal,
+        cache: options.cache,
       });
       if (array.shape.length !== multiscale.axes.length)
         throw new OmeMetadataError(

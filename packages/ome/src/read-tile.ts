@@ -30,6 +30,11 @@ export interface TileRequest {
   signal?: AbortSignal;
   /** How many chunks to read at once. */
   concurrency?: number;
+  /**
+   * Where the chunks are decoded: a worker pool (`createWorkerPool` from `@z/codecs/workers`),
+   * or `false` for the calling thread; as the `workers` option of `get`.
+   */
+  workers?: ReadOptions["workers"];
 }
 
 /** A tile as read: row-major pixels of the part of the request that lies in the level. */
@@ -114,6 +119,7 @@ export async function readTile(image: MultiscaleImage, request: TileRequest): Pr
   });
   const options: ReadOptions = { signal: request.signal };
   if (request.concurrency !== undefined) options.concurrency = request.concurrency;
+  if (request.workers !== undefined) options.workers = request.workers;
   const read = await level.array.get(selection, options);
   const width = x1 - x0;
   const height = y1 - y0;
