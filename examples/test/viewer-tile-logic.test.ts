@@ -1,6 +1,8 @@
 // The viewer's tile arithmetic against a brute-force model: every level pixel that shows on
 // screen lies in a requested tile, and every requested tile overlaps the view grown by the
 // margin (so panning never reads chunks far from the screen).
+import type { MultiscaleImage } from "@z/zarr/ome";
+import { pickLevel } from "@z/zarr/ome";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -106,6 +108,36 @@ describe("the viewer's tiles", () => {
             expect(fine(factors[level])).toBe(true);
             for (const f of factors) if (fine(f)) expect(f).toBeLessThanOrEqual(factors[level]);
           }
+        },
+      ),
+    );
+  });
+
+  it("pick the level @z/ome's pickLevel picks for the same view of an OME image", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 7 }),
+        fc.double({ min: 1 / 200, max: 8, noNaN: true }),
+        fc.integer({ min: 1, max: 2000 }),
+        fc.integer({ min: 1, max: 2000 }),
+        (count, scale, width, height) => {
+          const factors = Array.from({ length: count }, (_, l) => 2 ** l);
+          // Only what pickLevel reads: the axes, and each level's shape and pixel size.
+          const image = {
+            axes: [
+              { name: "y", type: "space" },
+              { name: "x", type: "space" },
+            ],
+            levels: factors.map((f, index) => ({
+              index,
+              shape: [Math.ceil(4096 / f), Math.ceil(4096 / f)],
+              scale: [0.25 * f, 0.25 * f],
+            })),
+          } as unknown as MultiscaleImage;
+          const region = { width: width / scale, height: height / scale };
+          expect(levelForScale(factors, scale)).toBe(
+            pickLevel(image, { width, height, region }).index,
+          );
         },
       ),
     );
