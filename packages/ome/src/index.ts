@@ -14,3 +14,8 @@ export type * from "./multiscale-image.js";
 export * from "./open-multiscale.js";
 export * from "./pick-level.js";
 export * from "./read-tile.js";
+export * from "./write/downsample.js";
+export type { OmeroInput } from "./write/omero-defaults.js";
+export { completeOmero } from "./write/omero-defaults.js";
+export type { PyramidSource, PyramidValues } from "./write/region-source.js";
+export * from "./write/write-pyramid.js";
