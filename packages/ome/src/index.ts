@@ -17,5 +17,6 @@ export * from "./read-tile.js";
 export * from "./write/downsample.js";
 export type { OmeroInput } from "./write/omero-defaults.js";
 export { completeOmero } from "./write/omero-defaults.js";
+export type * from "./write/pyramid-options.js";
 export type { PyramidSource, PyramidValues } from "./write/region-source.js";
 export * from "./write/write-pyramid.js";
