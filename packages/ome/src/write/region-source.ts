@@ -1,4 +1,5 @@
 import { ZarrArray } from "@z/array";
+import { dataTypeOfContainer } from "@z/array/internal";
 import { slice } from "@z/indexing";
 import { cOrderStrides, product, type TypedArray } from "@z/ndarray";
 import { OmeOptionError } from "../errors.js";
@@ -25,28 +26,13 @@ export interface RegionSource {
   read(box: Box, signal?: AbortSignal): Promise<{ data: TypedArray; shape: number[] }>;
 }
 
-const TYPED_DTYPES: [new (n: number) => TypedArray, string][] = [
-  [Int8Array, "int8"],
-  [Uint8Array, "uint8"],
-  [Uint8ClampedArray, "uint8"],
-  [Int16Array, "int16"],
-  [Uint16Array, "uint16"],
-  [Int32Array, "int32"],
-  [Uint32Array, "uint32"],
-  [Float32Array, "float32"],
-  [Float64Array, "float64"],
-  [BigInt64Array, "int64"],
-  [BigUint64Array, "uint64"],
-];
-
 function dtypeOfValues(data: TypedArray): string {
-  const found = TYPED_DTYPES.find(([cls]) => data instanceof cls);
-  if (!found)
+  if (!ArrayBuffer.isView(data) || data instanceof DataView)
     throw new OmeOptionError(
       "source",
-      `holds a ${data?.constructor?.name ?? typeof data}, not a TypedArray of numbers`,
+      `holds a ${(data as object)?.constructor?.name ?? typeof data}, not a TypedArray of numbers`,
     );
-  return found[1];
+  return dataTypeOfContainer(data);
 }
 
 function valuesSource(values: PyramidValues): RegionSource {
