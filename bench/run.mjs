@@ -2,7 +2,7 @@
 // zarrita and zarr-python 2 (Debian's /usr/bin/python3, when present) on v2 arrays; with
 // `--ops large` the zarrs suite's 2 GiB uint16 cube, with `--ops browser` the same read in Chromium.
 // Options: --size full|small|tiny, --codecs none,gzip,zstd,blosc,
-// --ops write,read,chunk,python,sharded,strings,large,browser, --repeats N, --chunk-reads N,
+// --ops write,read,chunk,python,sharded,strings,cache,large,browser, --repeats N, --chunk-reads N,
 // --fsync on|off, --seed N, --workers auto|N, --edge N, --node 20,24, --results FILE (or
 // BENCH_SIZE, BENCH_CODECS, ...). With --node, each version runs the rest in its own process and
 // the ratios are printed side by side at the end.
@@ -11,6 +11,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchBrowser, CHROMIUM_PATH, chromiumAvailable } from "./lib/browser.mjs";
+import { benchChunkCache, formatChunkCacheReport } from "./lib/chunk-cache.mjs";
 import { benchLarge } from "./lib/large.mjs";
 import { childArguments, findNode, runChild } from "./lib/node-versions.mjs";
 import { parseOptions } from "./lib/options.mjs";
@@ -95,6 +96,11 @@ try {
     strings = await benchStrings({ count, seed: options.seed, log: (line) => console.error(line) });
     console.log(formatStringsReport(strings));
   }
+  let cache;
+  if (options.ops.includes("cache")) {
+    cache = await benchChunkCache(options, { dataDir: storesDir, say: log });
+    console.log(`\n${formatChunkCacheReport(cache)}`);
+  }
   let large;
   if (options.ops.includes("large")) {
     const python = (await probePython()).versions !== undefined;
@@ -113,7 +119,7 @@ try {
   }
   await writeFile(
     resultsFile,
-    `${JSON.stringify({ ...report, node: process.version, versusPython, sharded, strings, large, browser }, (_, v) => (typeof v === "bigint" ? v.toString() : v), 2)}\n`,
+    `${JSON.stringify({ ...report, node: process.version, versusPython, sharded, strings, cache, large, browser }, (_, v) => (typeof v === "bigint" ? v.toString() : v), 2)}\n`,
   );
   console.error(`results written to ${resultsFile}`);
 } finally {

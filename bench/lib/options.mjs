@@ -8,13 +8,23 @@ export const SIZES = {
 };
 
 /** The operations, in the order they run. */
-export const OPS = ["write", "read", "chunk", "python", "sharded", "strings", "large", "browser"];
+export const OPS = [
+  "write",
+  "read",
+  "chunk",
+  "python",
+  "sharded",
+  "strings",
+  "cache",
+  "large",
+  "browser",
+];
 
 /**
  * The operations a run does when `--ops` is not given: all but the 2 GiB case (`large`, minutes
  * of generation once, then about a minute per library and variant) and the browser (`browser`).
  */
-export const DEFAULT_OPS = ["write", "read", "chunk", "python", "sharded", "strings"];
+export const DEFAULT_OPS = ["write", "read", "chunk", "python", "sharded", "strings", "cache"];
 
 /**
  * Edge of the cubic uint16 arrays of `large` and `browser` per `--size`: 1024³ (2 GiB) as in the
@@ -30,7 +40,7 @@ export const CODEC_NAMES = ["none", "gzip", "zstd", "blosc"];
  * variables (arguments win).
  * - `--size full|small|tiny` (BENCH_SIZE): volume size, default full (256 MiB).
  * - `--codecs none,gzip,zstd,blosc` (BENCH_CODECS): codec configurations, default all.
- * - `--ops write,read,chunk,python,sharded,strings,large,browser` (BENCH_OPS): operations,
+ * - `--ops write,read,chunk,python,sharded,strings,cache,large,browser` (BENCH_OPS): operations,
  *   default all but `large` and `browser` (DEFAULT_OPS).
  * - `--repeats N` (BENCH_REPEATS): measured runs per library and full operation, default 3.
  * - `--chunk-reads N` (BENCH_CHUNK_READS): single-chunk reads per library and run, default 64.
