@@ -7,6 +7,15 @@ import {
 import type { DataType } from "./data-types.js";
 import { BoolArray, ByteStringArray, UnicodeStringArray } from "./typedarray.js";
 
+/** The runtime's Float16Array, where its TypeScript library declares one. */
+type Float16ArrayOfRuntime = InstanceType<
+  typeof globalThis extends {
+    Float16Array: infer F extends abstract new (...args: never) => unknown;
+  }
+    ? F
+    : never
+>;
+
 /** What zarrita holds the elements of a data type in. */
 // biome-ignore format: one data type per line reads best
 export type TypedArray<D extends DataType> =
@@ -18,6 +27,7 @@ export type TypedArray<D extends DataType> =
   : D extends "uint16" ? Uint16Array
   : D extends "uint32" ? Uint32Array
   : D extends "uint64" ? BigUint64Array
+  : D extends "float16" ? Float16ArrayOfRuntime
   : D extends "float32" ? Float32Array
   : D extends "float64" ? Float64Array
   : D extends "bool" ? BoolArray

@@ -20,16 +20,11 @@ export type BigintDataType = "int64" | "uint64";
 export type StringDataType = `v2:U${number}` | `v2:S${number}` | "string";
 
 /**
- * A data type as zarrita names it. Data types zarrita does not know (complex numbers,
- * datetimes, structured types, ...) keep the @z stack's v3 name.
+ * A data type as zarrita names it. At run time, data types zarrita does not know (complex
+ * numbers, datetimes, structured types, ...) keep the @z stack's v3 name, and read as the
+ * stack's containers.
  */
-export type DataType =
-  | NumberDataType
-  | BigintDataType
-  | StringDataType
-  | "v2:object"
-  | "bool"
-  | (string & {});
+export type DataType = NumberDataType | BigintDataType | StringDataType | "v2:object" | "bool";
 
 /** The kinds `Array.is` answers for, besides a data type's own name. */
 export type DataTypeQuery = DataType | "number" | "bigint" | "boolean" | "string" | "object";
@@ -59,7 +54,9 @@ export function zarritaDataType(dataType: ZDataType, zarrFormat: 2 | 3): DataTyp
     ) {
       throw new UnsupportedError("float16 arrays without globalThis.Float16Array");
     }
-    return zarrFormat === 2 && dataType.name === "string" ? "v2:object" : dataType.name;
+    return zarrFormat === 2 && dataType.name === "string"
+      ? "v2:object"
+      : (dataType.name as DataType);
   }
   const typestr = dataType.toV2("little");
   if (typeof typestr === "string") {
@@ -67,7 +64,7 @@ export function zarritaDataType(dataType: ZDataType, zarrFormat: 2 | 3): DataTyp
     if (fixed) return `v2:${fixed[1] as "U" | "S"}${Number(fixed[2])}`;
     if (typestr === "|O") return "v2:object";
   }
-  return dataType.name;
+  return dataType.name as DataType;
 }
 
 /**
