@@ -32,9 +32,20 @@ export interface OpenRepositoryOptions extends Partial<DecodeLimits> {
 
 /** Which snapshot a session reads. */
 export type SessionTarget =
-  | { branch: string; asOf?: Date }
-  | { tag: string }
-  | { snapshotId: string };
+  | {
+      /** The branch name. */
+      branch: string;
+      /** The branch as it was at this time: its newest snapshot committed no later. */
+      asOf?: Date;
+    }
+  | {
+      /** The tag name. */
+      tag: string;
+    }
+  | {
+      /** The snapshot id (20 characters of Crockford base 32). */
+      snapshotId: string;
+    };
 
 /** The repository file at `$ROOT/repo` in spec version 2. */
 const REPO_INFO_KEY = "repo";
@@ -79,7 +90,9 @@ export class Repository {
   constructor(
     /** The store holding the repository. */
     readonly store: Readable,
+    /** The bound on metadata files' decoded size. */
     readonly limits: DecodeLimits,
+    /** The virtual chunk sources by URL prefix. */
     readonly virtualChunks: Record<string, VirtualChunkSource>,
     /** How refs are stored: 1 (ref files), 2 (the repo info file). */
     readonly specVersion: 1 | 2,

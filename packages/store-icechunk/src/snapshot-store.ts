@@ -41,6 +41,7 @@ export class SnapshotStore extends StoreBase implements Readable, Listable {
   readonly #nodes = new Map<string, SnapshotNode>();
   readonly #arrays = new Map<string, ArrayEntry>();
   readonly #manifests = new Map<string, Promise<Manifest>>();
+  /** Values of `zarr.json` and inline chunks are copies; other reads are fresh buffers anyway. */
   readonly freshReads = false;
 
   /** @internal */
@@ -62,10 +63,12 @@ export class SnapshotStore extends StoreBase implements Readable, Listable {
     }
   }
 
+  /** Always false: a snapshot is read-only. */
   override get supportsWrites(): boolean {
     return false;
   }
 
+  /** A node's `zarr.json` or a chunk's bytes (or a range of them); undefined when missing. */
   async get(key: string, options: GetOptions = {}): Promise<Uint8Array | undefined> {
     validateKey(key);
     const { range, signal } = options;
@@ -206,10 +209,12 @@ export class SnapshotStore extends StoreBase implements Readable, Listable {
     return out;
   }
 
+  /** Every key: each node's `zarr.json` and each chunk key (reads the manifests). */
   async *list(): AsyncIterable<string> {
     yield* await this.#keysUnder("");
   }
 
+  /** The keys under a prefix (reads the manifests of the arrays below it). */
   async *listPrefix(prefix: string): AsyncIterable<string> {
     validatePrefix(prefix);
     yield* await this.#keysUnder(prefix);
@@ -229,6 +234,7 @@ export class SnapshotStore extends StoreBase implements Readable, Listable {
     return keys.sort();
   }
 
+  /** The keys and sub-prefixes directly under a prefix. */
   async listDir(prefix: string): Promise<DirListing> {
     validatePrefix(prefix);
     const keys: string[] = [];

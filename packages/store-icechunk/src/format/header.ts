@@ -10,15 +10,15 @@ export const MAGIC = new Uint8Array([
 export const HEADER_LENGTH = 39;
 
 /** The kinds of metadata file, as the header's file type byte names them. */
-export const FileType = {
+export const FileType: Record<FileTypeName, number> = {
   snapshot: 1,
   manifest: 2,
   transactionLog: 4,
   repoInfo: 6,
-} as const;
+};
 
 /** A metadata file's kind. */
-export type FileTypeName = keyof typeof FileType;
+export type FileTypeName = "snapshot" | "manifest" | "transactionLog" | "repoInfo";
 
 /** What a metadata file's header says. */
 export interface FileHeader {

@@ -6,7 +6,10 @@ import { encodeObjectId } from "./object-id.js";
 
 /** Where a virtual chunk's target must still be as it was. */
 export type VirtualChecksum =
-  | { etag: string }
+  | {
+      /** The target's ETag: the target must still have it. */
+      etag: string;
+    }
   | {
       /** Seconds since the epoch: the target must not have changed after it. */
       lastModified: number;
@@ -14,14 +17,32 @@ export type VirtualChecksum =
 
 /** Where one chunk's bytes are. */
 export type ChunkPayload =
-  | { kind: "inline"; bytes: Uint8Array }
-  | { kind: "native"; chunkId: string; offset: number; length: number }
   | {
+      /** Held in the manifest. */
+      kind: "inline";
+      /** The chunk's bytes. */
+      bytes: Uint8Array;
+    }
+  | {
+      /** In a chunk file of the repository. */
+      kind: "native";
+      /** The chunk file's id (its key is `chunks/<id>`). */
+      chunkId: string;
+      /** Where the chunk starts in the file. */
+      offset: number;
+      /** The chunk's length in bytes. */
+      length: number;
+    }
+  | {
+      /** In a file outside the repository. */
       kind: "virtual";
       /** The target's absolute URL. */
       location: string;
+      /** Where the chunk starts in the target. */
       offset: number;
+      /** The chunk's length in bytes. */
       length: number;
+      /** What the target must still be, when the reference recorded it. */
       checksum: VirtualChecksum | undefined;
     };
 
@@ -30,6 +51,7 @@ export type ArrayChunkRefs = Map<string, ChunkPayload>;
 
 /** A manifest file: chunk references per array node id. */
 export interface Manifest {
+  /** The file's header. */
   header: FileHeader;
   /** Its id (base 32). */
   id: string;

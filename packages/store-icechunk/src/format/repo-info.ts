@@ -18,6 +18,7 @@ export interface SnapshotInfo {
 
 /** The repo info file (`repo`) of a spec version 2 repository. */
 export interface RepoInfo {
+  /** The file's header. */
   header: FileHeader;
   /** The repository's spec version. */
   specVersion: number;

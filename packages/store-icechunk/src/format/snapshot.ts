@@ -30,6 +30,7 @@ export interface SnapshotNode {
 
 /** A snapshot file: the whole hierarchy at one commit. */
 export interface Snapshot {
+  /** The file's header. */
   header: FileHeader;
   /** Its id (base 32). */
   id: string;
