@@ -100,7 +100,7 @@ afterAll(async () => {
 
 const sources = () => ({
   [server.url]: httpSource(),
-  [pathToFileURL(local.dir).href + "/"]: fileSource(),
+  [`${pathToFileURL(local.dir).href}/`]: fileSource(),
 });
 
 describe.each([

@@ -1,7 +1,7 @@
 import { IcechunkFormatError } from "../errors.js";
-import { idOf, payloadOf } from "./decode-context.js";
+import { idOf, readRootTable } from "./decode-context.js";
 import type { FbTable } from "./flatbuffers.js";
-import { type DecodeLimits, type FileHeader, readMetadataFile } from "./header.js";
+import type { DecodeLimits, FileHeader } from "./header.js";
 import { encodeObjectId } from "./object-id.js";
 
 /** Where a virtual chunk's target must still be as it was. */
@@ -65,9 +65,7 @@ export async function decodeManifest(
   bytes: Uint8Array,
   limits: DecodeLimits,
 ): Promise<Manifest> {
-  const { header, payload } = await readMetadataFile(file, bytes, "manifest", limits);
-  const buf = payloadOf(file, payload);
-  const root = buf.root("Manifest");
+  const { header, buf, root } = await readRootTable(file, bytes, "manifest", limits, "Manifest");
   const arrays = new Map<string, ArrayChunkRefs>();
   for (const array of root.requiredTables(1, "arrays")) {
     const nodeId = idOf(array.struct(0, 8, "node_id"), buf, "ArrayManifest.node_id");

@@ -1,5 +1,5 @@
-import { dateOfMicros, idOf, payloadOf } from "./decode-context.js";
-import { type DecodeLimits, type FileHeader, readMetadataFile } from "./header.js";
+import { dateOfMicros, idOf, readRootTable } from "./decode-context.js";
+import type { DecodeLimits, FileHeader } from "./header.js";
 import { type EncodedMetadata, readMetadataItems } from "./metadata-item.js";
 
 /** One snapshot as the repo info lists it. */
@@ -40,9 +40,7 @@ export async function decodeRepoInfo(
   bytes: Uint8Array,
   limits: DecodeLimits,
 ): Promise<RepoInfo> {
-  const { header, payload } = await readMetadataFile(file, bytes, "repoInfo", limits);
-  const buf = payloadOf(file, payload);
-  const root = buf.root("Repo");
+  const { header, buf, root } = await readRootTable(file, bytes, "repoInfo", limits, "Repo");
   const rows = root.requiredTables(4, "snapshots");
   const ids = rows.map((row, i) => idOf(row.struct(0, 12, "id"), buf, `Repo.snapshots[${i}].id`));
   const snapshots = new Map<string, SnapshotInfo>();

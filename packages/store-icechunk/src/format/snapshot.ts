@@ -1,6 +1,6 @@
-import { dateOfMicros, idOf, payloadOf } from "./decode-context.js";
+import { dateOfMicros, idOf, readRootTable } from "./decode-context.js";
 import type { FbTable } from "./flatbuffers.js";
-import { type DecodeLimits, type FileHeader, readMetadataFile } from "./header.js";
+import type { DecodeLimits, FileHeader } from "./header.js";
 import { type EncodedMetadata, readMetadataItems } from "./metadata-item.js";
 import { encodeObjectId } from "./object-id.js";
 
@@ -52,9 +52,7 @@ export async function decodeSnapshot(
   bytes: Uint8Array,
   limits: DecodeLimits,
 ): Promise<Snapshot> {
-  const { header, payload } = await readMetadataFile(file, bytes, "snapshot", limits);
-  const buf = payloadOf(file, payload);
-  const root = buf.root("Snapshot");
+  const { header, buf, root } = await readRootTable(file, bytes, "snapshot", limits, "Snapshot");
   const parent = root.struct(1, 12, "parent_id");
   const nodes = root.requiredTables(2, "nodes").map((n) => readNode(n));
   return {
