@@ -58,19 +58,6 @@ export class ArrayCache {
     return this.core.load(entry, version, () => this.version(key), decode);
   }
 
-  /**
-   * The whole decoded chunk at `coords` (an array that is not sharded), or undefined when it
-   * was never written. Never the caller's to keep: the cache may hold it.
-   */
-  async readWhole(
-    chunks: ArrayChunks,
-    coords: readonly number[],
-    options: AccessOptions,
-  ): Promise<{ chunk: Chunk; owned: false } | undefined> {
-    const chunk = await this.whole(chunks, coords, options);
-    return chunk && { chunk, owned: false };
-  }
-
   private whole(chunks: ArrayChunks, coords: readonly number[], options: AccessOptions) {
     const key = chunks.stored.key(coords);
     // The whole chunk is decoded (no element hints) and in this thread's memory (no placing
@@ -85,21 +72,30 @@ export class ArrayCache {
   async reader(chunks: ArrayChunks, options: AccessOptions): Promise<GroupReader> {
     if (chunks.subchunkShape === undefined)
       return async (group, use) => use([await this.whole(chunks, group.coords, options)]);
-    const reads = await chunks.partials();
     const { signal, workers } = options;
+    const read = await chunks.subchunkReader({ signal, workers });
     return async (group, use) => {
       const key = chunks.stored.key(group.coords);
       // The inner chunks no entry holds are read in one batch, so that the partial decoder
       // merges their byte ranges as it does without a cache. Each `load` calls its decode at
       // once, so the batch starts, a microtask later, with all of them.
       const missing: ChunkGroup["items"] = [];
-      let batch: Promise<(Chunk | undefined | null)[]> | undefined;
+      let batch: Promise<readonly (Chunk | undefined | null)[]> | undefined;
+      const readMissing = async () => {
+        let decoded: readonly (Chunk | undefined | null)[] = [];
+        await read(
+          { coords: group.coords, items: missing },
+          (chunks) => {
+            decoded = chunks;
+          },
+          () => {},
+        );
+        return decoded;
+      };
       const loaded = group.items.map((item) =>
         this.load(key, `${this.prefix}${key}#${item.sub.join(",")}`, async () => {
           const i = missing.push(item) - 1;
-          batch ??= Promise.resolve().then(() =>
-            reads.read({ coords: group.coords, items: missing }, { signal, workers }),
-          );
+          batch ??= Promise.resolve().then(readMissing);
           const chunk = (await batch)[i];
           return chunk ? { chunk, owned: false } : undefined;
         }),

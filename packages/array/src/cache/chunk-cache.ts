@@ -1,5 +1,6 @@
-import { type ArrayMetadata, MetadataError } from "@z/metadata";
-import type { Readable } from "@z/store-core";
+import { MetadataError } from "@z/metadata";
+import type { ArrayChunks, GroupReader } from "../io/array-chunks.js";
+import type { AccessOptions } from "../io/chunk-access.js";
 import { ArrayCache, decodingIdentity, versionStore } from "./array-cache.js";
 import { CacheCore, type ChunkCacheStats } from "./cache-core.js";
 
@@ -52,6 +53,8 @@ export class ChunkCache {
   private nextStoreId = 0;
   /** Ids of the decoding identities seen (see `decodingIdentity`). */
   private readonly identityIds = new Map<string, number>();
+  /** The view of each array object that read through the cache. */
+  private readonly views = new WeakMap<ArrayChunks, ArrayCache>();
 
   /**
    * @throws MetadataError when `maxBytes` is not a number >= 0
@@ -85,17 +88,28 @@ export class ChunkCache {
   }
 
   /**
-   * The cache as one array reads through it. Called by the array when it is opened.
+   * Reads groups of an array's parts through the cache (see `ArrayChunks.readParts`).
    * @internal
    */
-  forArray(store: Readable, path: string, metadata: ArrayMetadata): ArrayCache {
-    const version = versionStore(store, path, metadata);
-    let storeId = this.storeIds.get(version);
-    if (storeId === undefined) this.storeIds.set(version, (storeId = this.nextStoreId++));
-    const identity = decodingIdentity(metadata);
-    let identityId = this.identityIds.get(identity);
-    if (identityId === undefined)
-      this.identityIds.set(identity, (identityId = this.identityIds.size));
-    return new ArrayCache(this.core, `${storeId}:${identityId}:`, version);
+  reader(chunks: ArrayChunks, options: AccessOptions): Promise<GroupReader> {
+    return this.viewOf(chunks).reader(chunks, options);
+  }
+
+  /** The cache as one array object reads through it (made on its first read). */
+  private viewOf(chunks: ArrayChunks): ArrayCache {
+    let view = this.views.get(chunks);
+    if (view === undefined) {
+      const { store, metadata } = chunks;
+      const version = versionStore(store, chunks.stored.path, metadata);
+      let storeId = this.storeIds.get(version);
+      if (storeId === undefined) this.storeIds.set(version, (storeId = this.nextStoreId++));
+      const identity = decodingIdentity(metadata);
+      let identityId = this.identityIds.get(identity);
+      if (identityId === undefined)
+        this.identityIds.set(identity, (identityId = this.identityIds.size));
+      view = new ArrayCache(this.core, `${storeId}:${identityId}:`, version);
+      this.views.set(chunks, view);
+    }
+    return view;
   }
 }

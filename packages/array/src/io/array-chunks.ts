@@ -1,9 +1,8 @@
 import { locateError } from "@z/errors";
 import type { ChunkLayout, ChunkPart, WriteSource } from "@z/indexing";
-import { type ArrayMetadata, type ChunkGrid, ChunkGridError, MetadataError } from "@z/metadata";
+import { type ArrayMetadata, type ChunkGrid, ChunkGridError } from "@z/metadata";
 import type { Chunk, IndexRange } from "@z/ndarray";
 import { joinKey, type Readable } from "@z/store-core";
-import type { ArrayCache } from "../cache/array-cache.js";
 import type { ChunkCache } from "../cache/chunk-cache.js";
 import { shardingOf } from "../create/sharding-config.js";
 import {
@@ -49,34 +48,34 @@ export class ArrayChunks implements ChunkAccess {
    */
   readonly subchunkShape: readonly number[] | undefined;
   readonly chunkShape: ChunkLayout;
-  /** Reads one whole chunk (see {@link ChunkAccess.readWhole}); only for chunks read whole. */
+  /**
+   * Reads one whole chunk (see {@link ChunkAccess.readWhole}); only for chunks read whole, and
+   * without a cache.
+   */
   readonly readWhole?: ChunkAccess["readWhole"];
   /** The sub-chunk reads, loaded with the first read of an array read in parts. */
   private partialReads?: Promise<PartialReads>;
-  /** The decoded-chunk cache reads go through, when the array was opened with one. */
-  readonly cache?: ArrayCache;
 
   constructor(
-    store: Readable,
+    /** The store the array was opened in (its chunks go through `stored`). */
+    readonly store: Readable,
     path: string,
     readonly metadata: ArrayMetadata,
-    cache?: ChunkCache,
+    /** The decoded-chunk cache reads go through, when the array was opened with one. */
+    readonly cache?: ChunkCache,
   ) {
     const grid = metadata.chunkGrid;
     const where = `/${joinKey(path, metadata.zarrFormat === 3 ? "zarr.json" : ".zarray")}`;
     const sharding = shardingOf(metadata);
     if (sharding && !grid.chunkShape) checkShardEdges(grid, sharding.chunkShape, where);
     this.stored = new ChunkStore(chunkStoreOf(store, path, metadata), path, metadata);
-    if (cache !== undefined && typeof cache?.forArray !== "function")
-      throw new MetadataError(`The cache option must be a ChunkCache, got ${String(cache)}`);
-    this.cache = cache?.forArray(store, path, metadata);
     this.runner = new PipelineRunner(metadata, where);
     const { pipeline } = this.runner;
     this.subchunkShape = pipeline.supportsPartialIo ? pipeline.subchunkShape : undefined;
     this.chunkShape = this.subchunkShape ?? grid.chunkShape ?? grid.axes;
-    if (this.subchunkShape === undefined)
-      this.readWhole = (coords, options) =>
-        this.cache ? this.cache.readWhole(this, coords, options) : this.readChunk(coords, options);
+    // With a cache, a whole chunk is read through readParts, which copies it out of its entry.
+    if (this.subchunkShape === undefined && !cache)
+      this.readWhole = (coords, options) => this.readChunk(coords, options);
   }
 
   /** The parts of a selection grouped by stored chunk. */
@@ -147,8 +146,8 @@ export class ArrayChunks implements ChunkAccess {
     );
   }
 
-  /** The sub-chunk reads (see {@link PartialReads}), loaded on first use. */
-  partials(): Promise<PartialReads> {
+  /** Reads groups through the pipeline's partial decoder (the cache's reads of them too). */
+  async subchunkReader(options: AccessOptions): Promise<GroupReader> {
     this.partialReads ??= loadPartialReads().then(
       ({ PartialReads }) => new PartialReads(this.stored, (c) => this.runner.pipelineFor(c)),
       (error: unknown) => {
@@ -156,12 +155,7 @@ export class ArrayChunks implements ChunkAccess {
         throw error;
       },
     );
-    return this.partialReads;
-  }
-
-  /** Reads groups through the pipeline's partial decoder. */
-  private async subchunkReader(options: AccessOptions): Promise<GroupReader> {
-    const reads = await this.partials();
+    const reads = await this.partialReads;
     const { signal, workers, placeInto } = options;
     return async (group, use) => use(await reads.read(group, { signal, workers }, placeInto));
   }

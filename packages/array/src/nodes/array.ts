@@ -61,8 +61,6 @@ export interface ArrayState {
 export class ZarrArray<C extends Container = Container> {
   private state: { metadata: ArrayMetadata; access: ArrayChunks };
   private readonly consolidatedHolders: readonly string[];
-  /** The decoded-chunk cache the array was opened with, if any. */
-  private readonly cache: ChunkCache | undefined;
 
   constructor(
     /** The store the array lives in. */
@@ -74,7 +72,6 @@ export class ZarrArray<C extends Container = Container> {
   ) {
     this.state = ZarrArray.stateFor(store, path, metadata, options.cache);
     this.consolidatedHolders = options.consolidatedHolders ?? [];
-    this.cache = options.cache;
   }
 
   private static stateFor(
@@ -115,8 +112,8 @@ export class ZarrArray<C extends Container = Container> {
     const { updateHolderEntry, updateNodeMetadata } = await loadWritePath();
     const current: NodeMetadata = { kind: "array", metadata: this.metadata };
     const stored = await updateNodeMetadata(store, this.path, current, change, options);
-    const metadata = stored.metadata as ArrayMetadata;
-    this.state = ZarrArray.stateFor(this.store, this.path, metadata, this.cache);
+    const { cache } = this.access;
+    this.state = ZarrArray.stateFor(this.store, this.path, stored.metadata as ArrayMetadata, cache);
     // After the array's own documents, as group edits and node creation do; only arrays opened
     // through consolidated metadata are listed there.
     for (const holder of this.consolidatedHolders)

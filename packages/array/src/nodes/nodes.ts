@@ -55,13 +55,10 @@ export async function open(
     store,
     options as OpenOptions,
     async (s, path) => {
-      const { zarrFormat, attributes, mode, signal } = options as OpenOptions;
+      const { zarrFormat, attributes, mode, signal, cache } = options as OpenOptions;
       const { createGroupWithMode } = await loadNodeCreation();
       const spec = { kind: "group" as const, zarrFormat, attributes };
-      const created = await createGroupWithMode(s, path, spec, { mode, signal });
-      const { cache } = options as OpenOptions;
-      if (!cache) return created;
-      return nodeFromMetadata(s, path, { kind: "group", metadata: created.metadata }, { cache });
+      return createGroupWithMode(s, path, spec, { mode, signal, cache });
     },
     (s, path, node) =>
       node.kind === "array"

@@ -117,8 +117,7 @@ export async function openArray(
         zarrFormat,
       };
       const { createArrayWithMode } = await loadNodeCreation();
-      const created = await createArrayWithMode(s, at, spec, { mode, signal });
-      return cache ? arrayOf(s, at, { kind: "array", metadata: created.metadata }, cache) : created;
+      return createArrayWithMode(s, at, spec, { mode, signal, cache });
     },
     (s, at, node) => arrayOf(s, at, node as NodeMetadata & { kind: "array" }, cache),
   )) as ZarrArray;

@@ -1,5 +1,6 @@
 import type { Readable } from "@z/store-core";
-import type { ZarrArray } from "../nodes/array.js";
+import type { ChunkCache } from "../cache/chunk-cache.js";
+import { type ArrayState, ZarrArray } from "../nodes/array.js";
 import { nodeFromMetadata, type ZarrGroup } from "../nodes/group.js";
 import type { NodeMetadata } from "../nodes/node-documents.js";
 import { type AccessMode, storeForMode } from "../nodes/open-mode.js";
@@ -20,12 +21,17 @@ export async function createArrayWithMode(
   entered: Readable,
   path: string,
   spec: NodeSpec & { kind: "array" },
-  options: { mode?: AccessMode; signal?: AbortSignal },
+  options: { mode?: AccessMode; signal?: AbortSignal; cache?: ChunkCache },
 ): Promise<ZarrArray> {
   const s = storeForMode(entered, options.mode, path);
   const overwrite = await prepareModeTarget(s, path, options.mode, options);
   const { arrays } = await writeNodes(s, [[path, spec]], { overwrite, signal: options.signal });
-  return arrays.get(path) as ZarrArray;
+  const array = arrays.get(path) as ZarrArray;
+  const { cache } = options;
+  if (!cache) return array;
+  // The same array object with the cache: its (private) consolidated holders carried over.
+  const { consolidatedHolders } = array as unknown as ArrayState;
+  return new ZarrArray(s, path, array.metadata, { consolidatedHolders, cache });
 }
 
 /**
@@ -36,11 +42,11 @@ export async function createGroupWithMode(
   entered: Readable,
   path: string,
   spec: NodeSpec & { kind: "group" },
-  options: { mode?: AccessMode; signal?: AbortSignal },
+  options: { mode?: AccessMode; signal?: AbortSignal; cache?: ChunkCache },
 ): Promise<ZarrGroup> {
   const s = storeForMode(entered, options.mode, path);
   const overwrite = await prepareModeTarget(s, path, options.mode, options);
   const { written } = await writeNodes(s, [[path, spec]], { overwrite, signal: options.signal });
   const node = written.find(([at]) => at === path)?.[1] as NodeMetadata;
-  return (await nodeFromMetadata(s, path, node)) as ZarrGroup;
+  return (await nodeFromMetadata(s, path, node, { cache: options.cache })) as ZarrGroup;
 }
