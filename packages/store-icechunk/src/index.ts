@@ -9,7 +9,7 @@ export type { ChunkKeyEncoding } from "./chunk-key.js";
 export * from "./errors.js";
 export type { DecodeLimits, FileHeader, FileTypeName } from "./format/header.js";
 export type { ChunkPayload, VirtualChecksum } from "./format/manifest.js";
-export type { EncodedMetadata } from "./format/metadata-item.js";
+export type { Metadata } from "./format/metadata-item.js";
 export { decodeObjectId, encodeObjectId, INITIAL_SNAPSHOT_ID } from "./format/object-id.js";
 export type { SnapshotInfo } from "./format/repo-info.js";
 export type { ManifestRef, Snapshot, SnapshotNode } from "./format/snapshot.js";

@@ -33,10 +33,13 @@ describe.each([1, 2] as const)(
         const target = name.startsWith("v") ? { tag: name } : { branch: name };
         const ours = await repo.ancestry(target);
         expect(ours.map((s) => s.id)).toEqual(ids);
-        for (const s of ours)
+        for (const s of ours) {
           expect(
             Math.abs(s.flushedAt.getTime() - Date.parse(written.writtenAt[s.id])),
           ).toBeLessThan(1);
+          expect(s.metadata).toEqual(written.metadata[s.id]);
+        }
+        expect(ours.at(-1)?.metadata).toEqual({ __icechunk: { is_root: true } });
       }
     });
 
@@ -65,6 +68,9 @@ describe.each([1, 2] as const)(
       const session = await repo.readonlySession(target(written) as never);
       const root = await openGroup(session.store);
       expect(root.attrs).toMatchObject({ title: "interop" });
+      const members = (await root.members({ maxDepth: null })).map(([path]) => path);
+      expect(members).toContain("numeric/float64");
+      expect(members.includes("extra/sub/tiny")).toBe(label === "c2");
       for (const dtype of [...NUMERIC_DTYPES, "string"]) {
         const arr = await openArray(session.store, { path: `numeric/${dtype}` });
         const got = await arr.get(null);

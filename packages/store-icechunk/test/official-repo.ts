@@ -90,6 +90,8 @@ export interface OfficialRepo {
   ancestry: Record<string, string[]>;
   /** Commit times, from the official `ancestry`. */
   writtenAt: Record<string, string>;
+  /** Snapshot metadata, from the official `ancestry`. */
+  metadata: Record<string, unknown>;
   branches: string[];
   tags: string[];
 }
@@ -190,15 +192,20 @@ export async function writeOfficialRepository(specVersion: 1 | 2): Promise<Offic
 
   const ancestry: Record<string, string[]> = {};
   const writtenAt: Record<string, string> = {};
+  const metadata: Record<string, unknown> = {};
   for (const [name, options] of Object.entries({
     main: { branch: "main" },
     dev: { branch: "dev" },
     v1: { tag: "v1" },
     v2: { tag: "v2" },
   })) {
-    const list: { id: string; writtenAt: string }[] = await repo.ancestry(options);
+    const list: { id: string; writtenAt: string; metadata: unknown }[] =
+      await repo.ancestry(options);
     ancestry[name] = list.map((s) => s.id);
-    for (const s of list) writtenAt[s.id] = s.writtenAt;
+    for (const s of list) {
+      writtenAt[s.id] = s.writtenAt;
+      metadata[s.id] = s.metadata;
+    }
   }
   return {
     files,
@@ -206,6 +213,7 @@ export async function writeOfficialRepository(specVersion: 1 | 2): Promise<Offic
     snapshots: { c1, c2, c3 },
     ancestry,
     writtenAt,
+    metadata,
     branches: await repo.listBranches(),
     tags: await repo.listTags(),
   };

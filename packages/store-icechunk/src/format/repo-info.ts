@@ -1,6 +1,6 @@
 import { dateOfMicros, idOf, readRootTable } from "./decode-context.js";
 import type { DecodeLimits, FileHeader } from "./header.js";
-import { type EncodedMetadata, readMetadataItems } from "./metadata-item.js";
+import { type Metadata, readMetadataItems } from "./metadata-item.js";
 
 /** One snapshot as the repo info lists it. */
 export interface SnapshotInfo {
@@ -12,8 +12,8 @@ export interface SnapshotInfo {
   flushedAt: Date;
   /** The commit message. */
   message: string;
-  /** Snapshot metadata, encoded (FlexBuffers). */
-  metadata: EncodedMetadata;
+  /** Snapshot metadata. */
+  metadata: Metadata;
 }
 
 /** The repo info file (`repo`) of a spec version 2 repository. */
@@ -30,8 +30,8 @@ export interface RepoInfo {
   deletedTags: string[];
   /** Every snapshot by id. */
   snapshots: Map<string, SnapshotInfo>;
-  /** Repository metadata, encoded. */
-  metadata: EncodedMetadata;
+  /** Repository metadata. */
+  metadata: Metadata;
 }
 
 /** Decodes the repo info file. @throws IcechunkFormatError */
@@ -55,7 +55,7 @@ export async function decodeRepoInfo(
       parentId: parent === -1 ? undefined : ids[parent],
       flushedAt: dateOfMicros(row.u64(2, "flushed_at")),
       message: row.string(3, "message") ?? "",
-      metadata: readMetadataItems(row.tables(4, "metadata")),
+      metadata: readMetadataItems(row.tables(4, "metadata"), header.specVersion),
     });
   });
   const refs = (id: number, name: string): Map<string, string> => {
@@ -76,6 +76,6 @@ export async function decodeRepoInfo(
     branches: refs(2, "branches"),
     deletedTags: root.strings(3, "deleted_tags") ?? [],
     snapshots,
-    metadata: readMetadataItems(root.tables(6, "metadata")),
+    metadata: readMetadataItems(root.tables(6, "metadata"), header.specVersion),
   };
 }

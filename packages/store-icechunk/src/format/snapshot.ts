@@ -1,7 +1,7 @@
 import { dateOfMicros, idOf, readRootTable } from "./decode-context.js";
 import type { FbTable } from "./flatbuffers.js";
 import type { DecodeLimits, FileHeader } from "./header.js";
-import { type EncodedMetadata, readMetadataItems } from "./metadata-item.js";
+import { type Metadata, readMetadataItems } from "./metadata-item.js";
 import { encodeObjectId } from "./object-id.js";
 
 /** The region of an array's chunk grid a manifest covers: per dimension `[from, to)`. */
@@ -40,8 +40,8 @@ export interface Snapshot {
   flushedAt: Date;
   /** The commit message. */
   message: string;
-  /** Snapshot metadata, encoded. */
-  metadata: EncodedMetadata;
+  /** Snapshot metadata. */
+  metadata: Metadata;
   /** Its nodes, sorted by path. */
   nodes: SnapshotNode[];
 }
@@ -61,7 +61,7 @@ export async function decodeSnapshot(
     parentId: parent === undefined ? undefined : encodeObjectId(parent),
     flushedAt: dateOfMicros(root.u64(3, "flushed_at")),
     message: root.string(4, "message") ?? "",
-    metadata: readMetadataItems(root.tables(5, "metadata")),
+    metadata: readMetadataItems(root.tables(5, "metadata"), header.specVersion),
     nodes,
   };
 }
