@@ -1,3 +1,5 @@
+import type { ChunkCacheStats } from "@z/zarr";
+
 /** The time and store reads of reading one region again. */
 export interface RereadStat {
   /** The first read (which fills the cache, when there is one). */
@@ -17,14 +19,8 @@ export interface ChunkCacheResult {
   cached: RereadStat;
   /** Re-read time without the cache over re-read time with it. */
   ratio: number;
-  stats: {
-    hits: number;
-    misses: number;
-    evictions: number;
-    entries: number;
-    bytes: number;
-    maxBytes: number;
-  };
+  /** The cache's counters after the re-reads. */
+  stats: ChunkCacheStats;
 }
 
 /** A whole chunk cache benchmark run. */

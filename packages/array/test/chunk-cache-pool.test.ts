@@ -1,48 +1,16 @@
 // The chunk cache with the default decode pool: the entries are the chunks the pool's workers
 // decoded (every chunk is sent to a worker here), and a second read sends none. Node cannot
-// run the TypeScript worker module itself, so the test bundles it with Vite first, as the
-// worker pool's own tests do.
-import { mkdirSync, rmSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+// run the TypeScript worker module itself, so the test bundles it first (bundleNodeWorker).
+import { rmSync } from "node:fs";
 import { ChunkCache, createArray, openArray } from "@z/array";
 import { setDefaultDecodePool } from "@z/codecs";
 import { createWorkerPool, type WorkerPool } from "@z/codecs/workers";
 import { slice } from "@z/indexing";
 import { MemoryStore } from "@z/store-memory";
+import { bundleNodeWorker, nodeWorkerDir } from "@z/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const codecsDir = path.join(here, "../../codecs");
-const outDir = path.join(
-  codecsDir,
-  "node_modules/.cache/z-chunk-cache-worker",
-  String(process.pid),
-);
-
-async function buildWorker(): Promise<URL> {
-  const { build } = await import("vite");
-  const conditions = ["source", "node", "import", "module", "default"];
-  mkdirSync(outDir, { recursive: true });
-  await build({
-    configFile: false,
-    logLevel: "error",
-    resolve: { conditions },
-    ssr: { resolve: { conditions, externalConditions: conditions } },
-    build: {
-      ssr: path.join(codecsDir, "src/workers/node-worker.ts"),
-      outDir,
-      emptyOutDir: true,
-      target: "node20",
-      minify: false,
-      rollupOptions: {
-        external: (id) => /^(node:|[a-z@])/.test(id) && !id.startsWith("@z/"),
-        output: { format: "es", entryFileNames: "node-worker.mjs" },
-      },
-    },
-  });
-  return pathToFileURL(path.join(outDir, "node-worker.mjs"));
-}
+const outDir = nodeWorkerDir("z-chunk-cache-worker");
 
 const blosc = {
   name: "blosc",
@@ -53,7 +21,7 @@ describe("the chunk cache with the default decode pool", () => {
   let pool: WorkerPool;
 
   beforeAll(async () => {
-    pool = createWorkerPool({ workerUrl: await buildWorker(), size: 2, inlineBelow: 0 });
+    pool = createWorkerPool({ workerUrl: await bundleNodeWorker(outDir), size: 2, inlineBelow: 0 });
     setDefaultDecodePool(pool);
   }, 180_000);
 

@@ -1,10 +1,10 @@
 // The worker_threads pool: every codec decodes to the same values in a worker as inline, the
 // array read path uses it, and aborting stops queued work. Node cannot run the TypeScript
-// worker module itself, so the test bundles it with Vite first (as a build would compile it).
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// worker module itself, so the test bundles it first (bundleNodeWorker, as a build would).
+import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { createArray, openArray } from "@z/array";
 import {
   type ChunkSpec,
@@ -27,44 +27,15 @@ import { slice } from "@z/indexing";
 import { type JsonValue, type NamedConfig, resolveDataTypeV3 } from "@z/metadata";
 import type { TypedArray } from "@z/ndarray";
 import { FsStore } from "@z/store-fs";
-import { havePython, runPython } from "@z/test-utils";
+import { bundleNodeWorker, havePython, nodeWorkerDir, runPython } from "@z/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WorkerCase, workerCases } from "./workers-cases.js";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-// Inside the package, so the bundle's bare imports (fflate, numcodecs, @napi-rs/lzma...)
-// resolve from the package's node_modules as the built package's would.
-const outDir = path.join(here, "../node_modules/.cache/z-node-worker-test", String(process.pid));
+const outDir = nodeWorkerDir("z-node-worker-test");
 
 const BZ2_SCRIPT =
   "import base64, bz2, sys; sys.stdout.write(base64.b64encode(bz2.compress(base64.b64decode(sys.stdin.read()), 1)).decode())";
-
-async function buildWorker(): Promise<URL> {
-  const { build } = await import("vite");
-  const conditions = ["source", "node", "import", "module", "default"];
-  mkdirSync(outDir, { recursive: true });
-  await build({
-    configFile: false,
-    logLevel: "error",
-    resolve: { conditions },
-    ssr: { resolve: { conditions, externalConditions: conditions } },
-    build: {
-      ssr: path.join(here, "../src/workers/node-worker.ts"),
-      outDir,
-      emptyOutDir: true,
-      target: "node20",
-      minify: false,
-      rollupOptions: {
-        // Third-party packages stay imports (native and WASM modules do not bundle); our own
-        // packages are bundled from their TypeScript sources.
-        external: (id) => /^(node:|[a-z@])/.test(id) && !id.startsWith("@z/"),
-        output: { format: "es", entryFileNames: "node-worker.mjs" },
-      },
-    },
-  });
-  return pathToFileURL(path.join(outDir, "node-worker.mjs"));
-}
 
 const specOf = (c: WorkerCase): ChunkSpec => {
   const dataType = resolveDataTypeV3(c.dtype);
@@ -86,7 +57,7 @@ describe("the worker_threads decode pool", () => {
           )
       : undefined;
     cases = await workerCases(bz2);
-    workerUrl = await buildWorker();
+    workerUrl = await bundleNodeWorker(outDir);
     pool = createWorkerPool({ workerUrl, size: 2, inlineBelow: 0, inlineWhenBusy: false });
   }, 180_000);
 

@@ -8,6 +8,7 @@ export * from "./fixtures.js";
 export * from "./golden.js";
 export * from "./http-server.js";
 export * from "./json-mutations.js";
+export * from "./node-worker.js";
 export * from "./npy.js";
 export * from "./python.js";
 export * from "./s3-servers.js";
