@@ -1,4 +1,10 @@
-import { isListable, type Readable, type StoreLike, toStore } from "@z/store-core";
+import {
+  isListable,
+  type Readable,
+  type StoreLike,
+  toStore,
+  UnsupportedOperationError,
+} from "@z/store-core";
 import {
   IcechunkFormatError,
   IcechunkRefNotFoundError,
@@ -119,10 +125,8 @@ export class Repository {
 
   async #listV1Refs(): Promise<{ branches: string[]; tags: string[] }> {
     if (!isListable(this.store))
-      throw new IcechunkRefNotFoundError(
-        "branch",
-        "*",
-        ": the store cannot list refs/ (spec version 1 keeps refs as files)",
+      throw new UnsupportedOperationError(
+        "Listing the branches and tags of a spec version 1 Icechunk repository needs a store that lists (its refs are files under refs/); a named branch or tag reads without listing",
       );
     const { prefixes } = await this.store.listDir("refs/");
     const branches: string[] = [];

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { UnsupportedOperationError } from "@z/store-core";
 import {
   IcechunkRefNotFoundError,
   IcechunkRepositoryNotFoundError,
@@ -41,6 +42,7 @@ describe.each([1, 2] as const)("a spec version %i repository", (specVersion) => 
         // Spec version 1 lists refs through the store; HTTP cannot list, the folder can.
         if (specVersion === 2 || store instanceof FsStore)
           expect(await repo.listTags()).toEqual(["v1", "v2"]);
+        else await expect(repo.listTags()).rejects.toThrow(UnsupportedOperationError);
       }
     } finally {
       await server.stop();
