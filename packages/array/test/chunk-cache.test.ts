@@ -1,7 +1,8 @@
 // The decoded-chunk cache of arrays: what it serves after writes through other array objects
 // (set, resize, append, node deletion, re-creation), that nothing a caller gets can change an
 // entry, one budget shared by arrays and groups, concurrent reads, and what it saves on each
-// kind of store (MemoryStore, FsStore, HttpStore requests counted by a real server).
+// kind of store (MemoryStore, FsStore, HttpStore requests counted by a real server), storage
+// transformers included.
 import path from "node:path";
 import {
   ChunkCache,
@@ -10,6 +11,7 @@ import {
   open,
   openArray,
   openGroup,
+  registerStorageTransformer,
   type ZarrArray,
 } from "@z/array";
 import { slice } from "@z/indexing";
@@ -338,6 +340,39 @@ describe("one cache, many arrays", () => {
     const plain = (await (await openGroup(store)).get("g/a")) as ZarrArray;
     await plain.get(region);
     expect(cache.stats()).toMatchObject({ misses, hits: 2 * misses });
+  });
+});
+
+/** Keeps an array's chunks one folder down (`a/c/0` as `a/_moved/c/0`): a storage transformer. */
+registerStorageTransformer("test.cache-folder", (store, { path }) => {
+  const inner = store as MemoryStore;
+  const moved = (key: string) => `${path}/_moved/${key.slice(path.length + 1)}`;
+  return {
+    get: (key: string, options?: Parameters<MemoryStore["get"]>[1]) =>
+      inner.get(moved(key), options),
+    set: (key: string, value: Uint8Array) => inner.set(moved(key), value),
+    delete: (key: string) => inner.delete(moved(key)),
+  } as unknown as Readable;
+});
+
+describe("storage transformers", () => {
+  it("writes through another array object of the transformed array make entries stale, read-only views included", async () => {
+    const store = new MemoryStore();
+    await createArray(store, { path: "a", shape: [4], chunks: [2], dtype: "int16" });
+    const doc = JSON.parse(new TextDecoder().decode(await store.get("a/zarr.json")));
+    doc.storage_transformers = [{ name: "test.cache-folder", configuration: {} }];
+    await store.set("a/zarr.json", new TextEncoder().encode(JSON.stringify(doc)));
+    const writer = await openArray(store, { path: "a" });
+    await writer.set(null, Int16Array.of(1, 2, 3, 4));
+    expect(await store.get("a/_moved/c/0")).toBeDefined();
+    const cache = new ChunkCache({ maxBytes: MiB });
+    const reader = await openArray(store, { path: "a", mode: "r", cache });
+    expect([...(await reader.get()).data]).toEqual([1, 2, 3, 4]);
+    expect([...(await reader.get()).data]).toEqual([1, 2, 3, 4]);
+    expect(cache.stats()).toMatchObject({ hits: 2, misses: 2 });
+    await writer.set([1], 20);
+    expect([...(await reader.get()).data]).toEqual([1, 20, 3, 4]);
+    expect(cache.stats()).toMatchObject({ hits: 3, misses: 3 });
   });
 });
 
