@@ -80,7 +80,7 @@ async function load(
 /**
  * A store whose hierarchy is read from its consolidated metadata (zarrita's
  * `withConsolidatedMetadata`): `contents()` lists every node, and the metadata documents of
- * the listed nodes are answered from it without reading the store. The @z stack parses and
+ * the listed nodes are answered from it without reading the store. The `@z` stack parses and
  * checks the consolidated document.
  * @throws NotFoundError when the store has no consolidated metadata in the formats asked for
  * @example

@@ -8,7 +8,7 @@ import type { DataType } from "./data-types.js";
 import { BoolArray, ByteStringArray, UnicodeStringArray } from "./typedarray.js";
 
 /** The runtime's Float16Array, where its TypeScript library declares one. */
-type Float16ArrayOfRuntime = InstanceType<
+export type Float16ArrayOfRuntime = InstanceType<
   typeof globalThis extends {
     Float16Array: infer F extends abstract new (...args: never) => unknown;
   }
@@ -69,7 +69,7 @@ function fixedWidth(dtype: DataType): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** A container of the @z stack as zarrita's container of the same elements (a view, no copy). */
+/** A container of the `@z` stack as zarrita's container of the same elements (a view, no copy). */
 export function toZarritaData(dtype: DataType, dataType: ZDataType, data: Container): unknown {
   const chars = fixedWidth(dtype);
   if (chars !== undefined && ArrayBuffer.isView(data)) {
@@ -93,7 +93,7 @@ export function toZarritaData(dtype: DataType, dataType: ZDataType, data: Contai
   return data;
 }
 
-/** zarrita's container (or any array-like) as the @z stack's container of `dataType`. */
+/** zarrita's container (or any array-like) as the `@z` stack's container of `dataType`. */
 export function fromZarritaData(dataType: ZDataType, data: unknown): Container {
   if (data instanceof BoolArray) {
     return new ZBoolArray(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
@@ -114,7 +114,7 @@ export function fromZarritaData(dataType: ZDataType, data: unknown): Container {
   return data as Container;
 }
 
-/** A chunk of the @z stack as zarrita's chunk. */
+/** A chunk of the `@z` stack as zarrita's chunk. */
 export function toZarritaChunk<D extends DataType>(
   dtype: D,
   dataType: ZDataType,

@@ -63,7 +63,7 @@ async function write(location: Location<Mutable>, doc: object): Promise<void> {
 
 /**
  * Creates a v3 array (when `shape` is given) or group at a location (or a store's root),
- * writing its `zarr.json` as zarrita does; the @z stack then opens the array, so a bad data
+ * writing its `zarr.json` as zarrita does; the `@z` stack then opens the array, so a bad data
  * type or codec fails here.
  * @example
  * ```ts

@@ -21,7 +21,7 @@ export type StringDataType = `v2:U${number}` | `v2:S${number}` | "string";
 
 /**
  * A data type as zarrita names it. At run time, data types zarrita does not know (complex
- * numbers, datetimes, structured types, ...) keep the @z stack's v3 name, and read as the
+ * numbers, datetimes, structured types, ...) keep the `@z` stack's v3 name, and read as the
  * stack's containers.
  */
 export type DataType = NumberDataType | BigintDataType | StringDataType | "v2:object" | "bool";
@@ -45,7 +45,7 @@ const SAME_NAME = new Set([
   "string",
 ]);
 
-/** zarrita's name for a data type of the @z stack, in an array of `zarrFormat`. */
+/** zarrita's name for a data type of the `@z` stack, in an array of `zarrFormat`. */
 export function zarritaDataType(dataType: ZDataType, zarrFormat: 2 | 3): DataType {
   if (SAME_NAME.has(dataType.name)) {
     if (

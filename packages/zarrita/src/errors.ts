@@ -114,7 +114,7 @@ export class UnsupportedError extends ZarritaError {
 }
 
 /** The zarrita error class of each tag. */
-interface ZarritaErrorMap {
+export interface ZarritaErrorMap {
   NotFoundError: NotFoundError;
   InvalidMetadataError: InvalidMetadataError;
   UnknownCodecError: UnknownCodecError;

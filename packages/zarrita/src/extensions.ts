@@ -66,8 +66,14 @@ function arrayExtensionsOf(store: object): ArrayExtension[] {
  * @category Extending
  */
 export function defineStoreExtension<S extends object, O = undefined, X extends object = object>(
+  factory: (store: S, options: O) => Promise<X>,
+): <T extends S>(store: T, options?: O) => Promise<T & X>;
+export function defineStoreExtension<S extends object, O = undefined, X extends object = object>(
+  factory: (store: S, options: O) => X,
+): <T extends S>(store: T, options?: O) => T & X;
+export function defineStoreExtension<S extends object, O, X extends object>(
   factory: (store: S, options: O) => X | Promise<X>,
-): (store: S, options?: O) => (S & X) | Promise<S & X> {
+): <T extends S>(store: T, options?: O) => (T & X) | Promise<T & X> {
   return (store, options) =>
     then(factory(store, options as O), (overrides) => {
       checkOverrides(overrides);
@@ -76,7 +82,7 @@ export function defineStoreExtension<S extends object, O = undefined, X extends 
       const merged = inner.length
         ? { ...overrides, arrayExtensions: [...inner, ...own] }
         : overrides;
-      return overlay(store, merged) as S & X;
+      return overlay(store, merged) as typeof store & X;
     });
 }
 
@@ -86,12 +92,18 @@ export function defineStoreExtension<S extends object, O = undefined, X extends 
  * @category Extending
  */
 export function defineArrayExtension<A extends object, O = undefined, X extends object = object>(
+  factory: (array: A, options: O) => Promise<X>,
+): <T extends A>(array: T, options?: O) => Promise<T & X>;
+export function defineArrayExtension<A extends object, O = undefined, X extends object = object>(
+  factory: (array: A, options: O) => X,
+): <T extends A>(array: T, options?: O) => T & X;
+export function defineArrayExtension<A extends object, O, X extends object>(
   factory: (array: A, options: O) => X | Promise<X>,
-): (array: A, options?: O) => (A & X) | Promise<A & X> {
+): <T extends A>(array: T, options?: O) => (T & X) | Promise<T & X> {
   return (array, options) =>
     then(factory(array, options as O), (overrides) => {
       checkOverrides(overrides);
-      return overlay(array, overrides) as A & X;
+      return overlay(array, overrides) as typeof array & X;
     });
 }
 

@@ -52,7 +52,7 @@ export function root<Store = Map<string, Uint8Array>>(store?: Store): Location<S
   return new Location((store ?? new Map()) as Store);
 }
 
-/** The path of a zarrita location in the @z stack's terms (no leading or trailing `/`). */
+/** The path of a zarrita location in the `@z` stack's terms (no leading or trailing `/`). */
 export function stackPath(path: string): string {
   return path.replace(/^\/+|\/+$/g, "");
 }
@@ -101,7 +101,7 @@ export interface ArrayMetadata<D extends DataType = DataType> {
   attributes: Attributes;
   /** The names of the dimensions. */
   dimension_names?: (string | null)[];
-  /** The codecs, which the @z stack reads from the store itself. */
+  /** The codecs, which the `@z` stack reads from the store itself. */
   codecs?: unknown[];
 }
 
@@ -147,13 +147,13 @@ function setNode(array: object, node: Promise<ZarrArray>): void {
   Object.defineProperty(array, NODE, { value: node, configurable: true, enumerable: false });
 }
 
-/** Binds a zarrita array to the @z array it shows (the stack's `open` and `create` do). */
+/** Binds a zarrita array to the `@z` array it shows (the stack's `open` and `create` do). */
 export function bindNode(array: object, node: ZarrArray): void {
   setNode(array, Promise.resolve(node));
 }
 
 /**
- * The @z array behind a zarrita array, opened on first use: from the metadata the array was
+ * The `@z` array behind a zarrita array, opened on first use: from the metadata the array was
  * made with (a v3 document, as zarrita's constructor takes it), or else from the store.
  */
 export function nodeOf(array: Array<DataType, unknown>): Promise<ZarrArray> {
@@ -186,7 +186,7 @@ function zarritaFill(dtype: DataType, fill: unknown): unknown {
 
 /**
  * An array (zarrita's `Array`): its shape, chunks, data type and attributes; `getChunk` reads
- * one chunk, `get` and `set` read and write selections. The @z stack reads and decodes.
+ * one chunk, `get` and `set` read and write selections. The `@z` stack reads and decodes.
  * @category Arrays and groups
  */
 // biome-ignore lint/suspicious/noShadowRestrictedNames: zarrita's API names its array class Array
@@ -278,7 +278,7 @@ export type NarrowDataType<D extends DataType, Q extends DataTypeQuery> = Q exte
           ? Extract<D, "v2:object">
           : Extract<D, Q>;
 
-/** zarrita's metadata of an array the @z stack opened. */
+/** zarrita's metadata of an array the `@z` stack opened. */
 export function metadataOf(node: ZarrArray, dtype: DataType): ArrayMetadata {
   const meta: ArrayMetadata = {
     shape: node.shape,
@@ -291,7 +291,7 @@ export function metadataOf(node: ZarrArray, dtype: DataType): ArrayMetadata {
   return meta;
 }
 
-/** A zarrita group for a group the @z stack opened. */
+/** A zarrita group for a group the `@z` stack opened. */
 export function groupOf<Store>(store: Store, path: AbsolutePath, node: ZarrGroup): Group<Store> {
   return new Group(store, path, { attributes: node.attrs as JsonObject });
 }

@@ -1,5 +1,5 @@
 /**
- * zarrita's API over the @z Zarr stack: an app written for zarrita (`import * as zarr from
+ * zarrita's API over the `@z` Zarr stack: an app written for zarrita (`import * as zarr from
  * "zarrita"`) switches by changing that one import to `@z/zarrita`. `open`, `create`, `get`,
  * `set`, `root`, `slice`, `select`, `FetchStore`, the store and array extensions and zarrita's
  * tagged errors keep zarrita's shapes; reading, decoding, indexing and writing are done by
@@ -7,7 +7,7 @@
  * there.
  *
  * ```ts
- * import * as zarr from "@z/zarrita";
+ * import * as zarr from "`@z/zarrita`";
  * const arr = await zarr.open(new zarr.FetchStore("https://example.org/data.zarr"), { kind: "array" });
  * const { data, shape } = await zarr.get(arr, [zarr.slice(0, 10), null]);
  * ```
@@ -23,7 +23,7 @@ export type {
   Listable,
 } from "./consolidation.js";
 export { withConsolidatedMetadata, withMaybeConsolidatedMetadata } from "./consolidation.js";
-export type { Chunk, Scalar, TypedArray } from "./containers.js";
+export type { Chunk, Float16ArrayOfRuntime, Scalar, TypedArray } from "./containers.js";
 export type { CodecMetadata, CreateArrayOptions, CreateGroupOptions } from "./create.js";
 export { create } from "./create.js";
 export type {
@@ -33,7 +33,7 @@ export type {
   NumberDataType,
   StringDataType,
 } from "./data-types.js";
-export type { AnyZarritaError, ZarritaErrorTag } from "./errors.js";
+export type { AnyZarritaError, ZarritaErrorMap, ZarritaErrorTag } from "./errors.js";
 export {
   CodecPipelineError,
   InvalidMetadataError,
@@ -62,9 +62,9 @@ export type {
 export { Array, Group, Location, root } from "./hierarchy.js";
 export type { GetOptions, Selection, Slice, SliceItem } from "./indexing.js";
 export { get, select, set, slice } from "./indexing.js";
-export type { OpenOptions } from "./open.js";
+export type { Opened, OpenFormat, OpenOptions, Where } from "./open.js";
 export { open } from "./open.js";
-export type { RangeCoalescingOptions } from "./range-coalescing.js";
+export type { FlushReport, RangeCoalescingOptions } from "./range-coalescing.js";
 export { withRangeCoalescing } from "./range-coalescing.js";
 export type { AbsolutePath, Mutable, RangeQuery, Readable } from "./store.js";
 export { BoolArray, ByteStringArray, UnicodeStringArray } from "./typedarray.js";

@@ -83,7 +83,7 @@ export function select(
   return names.map((name) => (name === null ? null : (selection[name] ?? null)));
 }
 
-/** A zarrita selection in the @z stack's terms. */
+/** A zarrita selection in the `@z` stack's terms. */
 function stackSelection(selection: Selection): BasicSelection {
   if (selection === null || selection === undefined) return undefined;
   if (!globalThis.Array.isArray(selection)) {

@@ -23,7 +23,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * A v3 `zarr.json` as the @z stack can read it: an array's missing array->bytes codec becomes
+ * A v3 `zarr.json` as the `@z` stack can read it: an array's missing array->bytes codec becomes
  * the little-endian bytes codec (after the array->array codecs) and a null fill value becomes
  * the data type's zero. Anything else (other documents, unparsable bytes) is returned as is,
  * for the stack to judge.

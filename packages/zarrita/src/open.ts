@@ -23,7 +23,8 @@ export interface OpenOptions {
   signal?: AbortSignal;
 }
 
-type Where<Store> = Location<Store> | Store;
+/** Where `open` looks: a location, or a store (its root). */
+export type Where<Store> = Location<Store> | Store;
 
 function locationOf<Store>(where: Where<Store>): Location<Store> {
   return where instanceof Location ? where : new Location(where as Store);
@@ -88,11 +89,17 @@ async function openFormat<Store>(
 }
 
 /** The node `open` returns for the options given. */
-type Opened<Store, O extends OpenOptions> = O extends { kind: "array" }
+export type Opened<Store, O extends OpenOptions> = O extends { kind: "array" }
   ? ZarritaArray<import("./data-types.js").DataType, Store>
   : O extends { kind: "group" }
     ? Group<Store>
     : ZarritaArray<import("./data-types.js").DataType, Store> | Group<Store>;
+
+/** An opener of one format (`open.v2`, `open.v3`). */
+export type OpenFormat = <Store, O extends OpenOptions = OpenOptions>(
+  where: Where<Store>,
+  options?: O,
+) => Promise<Opened<Store, O>>;
 
 /** Opens a v2 node (`.zarray` / `.zgroup`). */
 function openV2<Store, O extends OpenOptions = OpenOptions>(
@@ -127,9 +134,9 @@ export const open: {
     options?: O,
   ): Promise<Opened<Store, O>>;
   /** Opens a v2 node. */
-  v2: typeof openV2;
+  v2: OpenFormat;
   /** Opens a v3 node. */
-  v3: typeof openV3;
+  v3: OpenFormat;
 } = Object.assign(
   async function openAny<Store, O extends OpenOptions = OpenOptions>(
     where: Where<Store>,
