@@ -59,8 +59,10 @@ export async function openMultiscale(
   const where = metadata.version === "0.5" ? "ome.multiscales" : "multiscales";
   const levels = await Promise.all(
     multiscale.datasets.map(async (dataset, i): Promise<MultiscaleLevel> => {
+      // The levels share the group's format: no probe for the other format's document.
       const array = await openArray(group.store, {
         path: joinKey(group.path, dataset.path),
+        zarrFormat: group.zarrFormat,
         signal,
         cache: options.cache,
       });

@@ -17,6 +17,12 @@ describe("readTile over HTTP", () => {
     const server = await startTestHttpServer({ root: sandbox.dir, stall: ["img/0/0/1"] });
     try {
       const image = await openMultiscale(new HttpStore(`${server.url}img/`));
+      // The group is probed for a zarr.json; its v2 levels are then opened without one.
+      const documents = server.requests
+        .map((r) => r.path)
+        .filter((p) => /(zarr\.json|\.z\w+)$/.test(p));
+      expect(documents.filter((p) => p.endsWith("zarr.json"))).toEqual(["img/zarr.json"]);
+      expect(documents).toContain("img/1/.zarray");
       const whole = await readTile(image, { level: 1, x: 0, y: 0, width: 64, height: 64 });
       expect(whole.shape).toEqual([64, 64]);
       const controller = new AbortController();
