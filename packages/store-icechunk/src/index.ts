@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+export type { SnapshotChanges } from "./changes.js";
 export type { ChunkKeyEncoding } from "./chunk-key.js";
 export * from "./errors.js";
 export type { DecodeLimits, FileHeader, FileTypeName } from "./format/header.js";
@@ -13,6 +14,7 @@ export type { Metadata } from "./format/metadata-item.js";
 export { decodeObjectId, encodeObjectId, INITIAL_SNAPSHOT_ID } from "./format/object-id.js";
 export type { SnapshotInfo } from "./format/repo-info.js";
 export type { ManifestRef, Snapshot, SnapshotNode } from "./format/snapshot.js";
+export type { MovedNode, TransactionLog } from "./format/transaction-log.js";
 export {
   type OpenRepositoryOptions,
   openRepository,

@@ -5,8 +5,10 @@ import {
   toStore,
   UnsupportedOperationError,
 } from "@z/store-core";
+import { changesOf, type SnapshotChanges } from "./changes.js";
 import {
   IcechunkFormatError,
+  IcechunkObjectMissingError,
   IcechunkRefNotFoundError,
   IcechunkRepositoryNotFoundError,
   IcechunkSnapshotNotFoundError,
@@ -22,6 +24,7 @@ import {
 } from "./format/ref-file.js";
 import { decodeRepoInfo, type RepoInfo, type SnapshotInfo } from "./format/repo-info.js";
 import { decodeSnapshot, type Snapshot } from "./format/snapshot.js";
+import { decodeTransactionLog, type TransactionLog } from "./format/transaction-log.js";
 import { ReadonlySession } from "./session.js";
 import type { VirtualChunkSource } from "./virtual-sources.js";
 
@@ -208,6 +211,32 @@ export class Repository {
     }
     const { parentId, flushedAt, message, metadata } = await this.readSnapshot(id);
     return { id, parentId, flushedAt, message, metadata };
+  }
+
+  /** Reads a snapshot's transaction log. @throws IcechunkObjectMissingError */
+  async readTransactionLog(snapshotId: string): Promise<TransactionLog> {
+    const id = checkSnapshotId(snapshotId);
+    const key = `transactions/${id}`;
+    const bytes = await this.store.get(key);
+    if (bytes === undefined) throw new IcechunkObjectMissingError(key, `snapshot ${id}`);
+    const log = await decodeTransactionLog(key, bytes, this.limits);
+    if (log.id !== id) throw new IcechunkFormatError(key, `it holds the log of snapshot ${log.id}`);
+    return log;
+  }
+
+  /**
+   * What the commit that made a snapshot changed, by node path: its transaction log, with node
+   * ids resolved through the snapshot and its parent.
+   */
+  async changes(snapshotId: string): Promise<SnapshotChanges> {
+    const id = checkSnapshotId(snapshotId);
+    const [log, snapshot, info] = await Promise.all([
+      this.readTransactionLog(id),
+      this.readSnapshot(id),
+      this.snapshotInfo(id),
+    ]);
+    const parent = info.parentId === undefined ? undefined : await this.readSnapshot(info.parentId);
+    return changesOf(log, snapshot, parent);
   }
 
   /**

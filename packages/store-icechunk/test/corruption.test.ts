@@ -6,8 +6,8 @@ import { metadataFile } from "./build-manifest.js";
 import { type OfficialRepo, writeOfficialRepository } from "./official-repo.js";
 
 /*
- * Truncated, mutated and re-encoded repository files (repo info, snapshots, manifests, ref
- * files) written by the official implementation: reading the whole repository through them
+ * Truncated, mutated and re-encoded repository files (repo info, snapshots, manifests,
+ * transaction logs, ref files) written by the official implementation: reading the whole repository through them
  * either works or fails with an Icechunk error naming the file, never anything else.
  */
 
@@ -17,7 +17,8 @@ async function readEverything(files: Map<string, Uint8Array>): Promise<void> {
   const branches = await repo.listBranches();
   await repo.listTags();
   for (const branch of branches) {
-    await repo.ancestry({ branch });
+    for (const { id, parentId } of await repo.ancestry({ branch }))
+      if (parentId !== undefined) await repo.changes(id);
     const session = await repo.readonlySession({ branch });
     for await (const key of session.store.list()) await session.store.get(key);
   }
@@ -83,14 +84,14 @@ describe.each([1, 2] as const)("corrupt files of a spec version %i repository", 
   it("an uncompressed re-encoding of every metadata file reads the same", async () => {
     const files = new Map(written.files);
     for (const [key, bytes] of files)
-      if (/^(repo|snapshots\/|manifests\/)/.test(key))
+      if (/^(repo|snapshots\/|manifests\/|transactions\/)/.test(key))
         files.set(key, metadataFile(bytes[37], bytes[36], 0, await payloadOf(bytes)));
     await readEverything(files);
   });
 
   it("only ever fails with Icechunk errors that name the file", async () => {
     const targets = [...written.files.keys()].filter((k) =>
-      /^(repo$|snapshots\/|manifests\/|refs\/)/.test(k),
+      /^(repo$|snapshots\/|manifests\/|transactions\/|refs\/)/.test(k),
     );
     expect(targets.length).toBeGreaterThan(3);
     let failures = 0;

@@ -43,6 +43,29 @@ describe.each([1, 2] as const)(
       }
     });
 
+    it("lists what each commit changed as the official diff does", async () => {
+      const repo = await openRepository(written.files);
+      for (const [id, diff] of Object.entries(written.diffs)) {
+        const ours = await repo.changes(id);
+        const official = diff as Record<string, unknown>;
+        for (const field of [
+          "newGroups",
+          "newArrays",
+          "deletedGroups",
+          "deletedArrays",
+          "updatedGroups",
+          "updatedArrays",
+        ])
+          expect([...(ours[field as keyof typeof ours] as string[])].sort(), field).toEqual(
+            [...(official[field] as string[])].sort(),
+          );
+        expect(ours.updatedChunks).toEqual(official.updatedChunks);
+      }
+      const c2 = await repo.changes(written.snapshots.c2);
+      expect(c2.deletedArrays).toEqual(["/doomed"]);
+      expect(c2.newArrays).toEqual(["/extra/sub/tiny"]);
+    });
+
     it("holds inline and native chunks, as the official writer chose", async () => {
       const session = await (await openRepository(written.files)).readonlySession({
         branch: "main",

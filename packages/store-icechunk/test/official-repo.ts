@@ -90,6 +90,8 @@ export interface OfficialRepo {
   ancestry: Record<string, string[]>;
   /** Commit times, from the official `ancestry`. */
   writtenAt: Record<string, string>;
+  /** What each commit changed, from the official `diff` of it and its parent. */
+  diffs: Record<string, unknown>;
   /** Snapshot metadata, from the official `ancestry`. */
   metadata: Record<string, unknown>;
   branches: string[];
@@ -164,6 +166,13 @@ export async function writeOfficialRepository(specVersion: 1 | 2): Promise<Offic
   await createGroup(store, { path: "numeric" });
   await writeArrays(store, 1, 0, 300, true);
   await writeSharded(store, "c1", [0, 64], true);
+  const doomed = await createArray(store, {
+    path: "doomed",
+    shape: [4],
+    chunks: [2],
+    dtype: "uint8",
+  });
+  await doomed.set(null, { data: Uint8Array.of(1, 2, 3, 4), shape: [4], stride: [1] } as never);
   const c1: string = await session.commit("first data");
   await repo.createTag("v1", c1);
   await repo.createBranch("dev", c1);
@@ -174,6 +183,7 @@ export async function writeOfficialRepository(specVersion: 1 | 2): Promise<Offic
   store = officialZarrStore(session.store);
   await writeArrays(store, 2, 0, 100, false);
   await writeSharded(store, "c2", [0, 16], false);
+  await session.store.deleteDir("doomed");
   await createGroup(store, { path: "extra/sub", attributes: { nested: true } });
   const tiny = await createArray(store, {
     path: "extra/sub/tiny",
@@ -207,7 +217,14 @@ export async function writeOfficialRepository(specVersion: 1 | 2): Promise<Offic
       metadata[s.id] = s.metadata;
     }
   }
+  const diffs: Record<string, unknown> = {};
+  for (const id of [c1, c2, c3]) {
+    const parent =
+      ancestry[id === c3 ? "dev" : "main"][ancestry[id === c3 ? "dev" : "main"].indexOf(id) + 1];
+    diffs[id] = await repo.diff({ fromSnapshotId: parent, toSnapshotId: id });
+  }
   return {
+    diffs,
     files,
     specVersion,
     snapshots: { c1, c2, c3 },
