@@ -3,8 +3,8 @@
 import { HttpStore } from "@z/store-http";
 import { openMultiscale, pickLevel, readTile } from "../../src/index.js";
 
-(window as unknown as { __run: () => Promise<unknown> }).__run = async () => {
-  const image = await openMultiscale(new HttpStore(new URL("pyramid.ome.zarr/", location.href)));
+(window as unknown as { __run: (dataUrl: string) => Promise<unknown> }).__run = async (dataUrl) => {
+  const image = await openMultiscale(new HttpStore(new URL("pyramid.ome.zarr/", dataUrl)));
   const level = pickLevel(image, { width: 64, height: 48 });
   const tile = await readTile(image, { level, x: 5, y: 3, width: 20, height: 10 });
   const controller = new AbortController();
