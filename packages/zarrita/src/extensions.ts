@@ -42,9 +42,22 @@ function checkOverrides(value: unknown): asserts value is Record<PropertyKey, un
   }
 }
 
-/** Then `f`, for a value or a promise of one. */
-function then<T, U>(value: T | Promise<T>, f: (v: T) => U): U | Promise<U> {
-  return value instanceof Promise ? value.then(f) : f(value);
+/**
+ * The extension of a factory: the target overlaid with the overrides the factory returns
+ * (through `merge`), synchronously when the factory is.
+ */
+function extension<S extends object, O, X extends object>(
+  factory: (target: S, options: O) => X | Promise<X>,
+  merge: (target: S, overrides: Record<PropertyKey, unknown>) => Record<PropertyKey, unknown>,
+): <T extends S>(target: T, options?: O) => (T & X) | Promise<T & X> {
+  return <T extends S>(target: T, options?: O) => {
+    const apply = (overrides: X): T & X => {
+      checkOverrides(overrides);
+      return overlay(target, merge(target, overrides)) as T & X;
+    };
+    const result = factory(target, options as O);
+    return result instanceof Promise ? result.then(apply) : apply(result);
+  };
 }
 
 /** The array extensions of a store (those of the stores it wraps first). */
@@ -74,16 +87,11 @@ export function defineStoreExtension<S extends object, O = undefined, X extends 
 export function defineStoreExtension<S extends object, O, X extends object>(
   factory: (store: S, options: O) => X | Promise<X>,
 ): <T extends S>(store: T, options?: O) => (T & X) | Promise<T & X> {
-  return (store, options) =>
-    then(factory(store, options as O), (overrides) => {
-      checkOverrides(overrides);
-      const inner = arrayExtensionsOf(store);
-      const own = (overrides as StoreOverrides).arrayExtensions ?? [];
-      const merged = inner.length
-        ? { ...overrides, arrayExtensions: [...inner, ...own] }
-        : overrides;
-      return overlay(store, merged) as typeof store & X;
-    });
+  return extension(factory, (store, overrides) => {
+    const inner = arrayExtensionsOf(store);
+    const own = (overrides as StoreOverrides).arrayExtensions ?? [];
+    return inner.length ? { ...overrides, arrayExtensions: [...inner, ...own] } : overrides;
+  });
 }
 
 /**
@@ -100,11 +108,7 @@ export function defineArrayExtension<A extends object, O = undefined, X extends 
 export function defineArrayExtension<A extends object, O, X extends object>(
   factory: (array: A, options: O) => X | Promise<X>,
 ): <T extends A>(array: T, options?: O) => (T & X) | Promise<T & X> {
-  return (array, options) =>
-    then(factory(array, options as O), (overrides) => {
-      checkOverrides(overrides);
-      return overlay(array, overrides) as typeof array & X;
-    });
+  return extension(factory, (_array, overrides) => overrides);
 }
 
 /** Applies extensions in order, each to the result of the one before. */

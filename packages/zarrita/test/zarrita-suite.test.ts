@@ -70,6 +70,9 @@ test.skipIf(!haveFixtures("zarrita-suite"))(
           `tests excluded; reasons in packages/zarrita/test/zarrita-suite/exclusions.ts)`,
       );
       expect(passed).toBeGreaterThan(0);
+      // The guide states the count: it must be this run's.
+      const guide = readFileSync(path.join(repositoryRoot, "docs/zarrita.md"), "utf8");
+      expect(guide).toContain(`**${passed} pass, ${excluded} are excluded**`);
     } finally {
       remove();
     }
