@@ -16,7 +16,8 @@ import type { CacheCore, Decoded } from "./cache-core.js";
  */
 export function versionStore(store: Readable, path: string, metadata: ArrayMetadata): object {
   let root = store;
-  while (root instanceof ReadOnlyStore) root = root.inner;
+  // Writes go to the store a read-only view (mode "r") wraps, never to the view.
+  while (root instanceof ReadOnlyStore) ({ inner: root } = root);
   return chunkStoreOf(root, path, metadata);
 }
 
