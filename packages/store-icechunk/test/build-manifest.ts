@@ -22,17 +22,25 @@ function addStruct(b: Builder, slot: number, bytes: Uint8Array): void {
   b.addFieldStruct(slot, b.offset(), 0);
 }
 
-function chunkRef(b: Builder, ref: VirtualRefSpec): number {
+/** Locations compressed with a zstd dictionary, as spec version 2 manifests may hold them. */
+export interface LocationCompression {
+  dictionary: Uint8Array;
+  compress(location: string): Uint8Array;
+}
+
+function chunkRef(b: Builder, ref: VirtualRefSpec, compression?: LocationCompression): number {
   b.startVector(4, ref.index.length, 4);
   for (let i = ref.index.length - 1; i >= 0; i--) b.addInt32(ref.index[i]);
   const index = b.endVector();
-  const location = b.createString(ref.location);
+  const location = compression
+    ? b.createByteVector(compression.compress(ref.location))
+    : b.createString(ref.location);
   const etag = ref.etag === undefined ? 0 : b.createString(ref.etag);
   b.startObject(10);
   b.addFieldOffset(0, index, 0);
   b.addFieldInt64(2, BigInt(ref.offset), 0n);
   b.addFieldInt64(3, BigInt(ref.length), 0n);
-  b.addFieldOffset(5, location, 0);
+  b.addFieldOffset(compression ? 8 : 5, location, 0);
   if (etag) b.addFieldOffset(6, etag, 0);
   if (ref.lastModified !== undefined) b.addFieldInt32(7, ref.lastModified, 0);
   return b.endObject();
@@ -43,9 +51,10 @@ export function manifestPayload(
   manifestId: Uint8Array,
   nodeId: Uint8Array,
   refs: VirtualRefSpec[],
+  compression?: LocationCompression,
 ): Uint8Array {
   const b = new Builder(1024);
-  const refOffsets = refs.map((r) => chunkRef(b, r));
+  const refOffsets = refs.map((r) => chunkRef(b, r, compression));
   b.startVector(4, refOffsets.length, 4);
   for (let i = refOffsets.length - 1; i >= 0; i--) b.addOffset(refOffsets[i]);
   const refVector = b.endVector();
@@ -56,10 +65,12 @@ export function manifestPayload(
   b.startVector(4, 1, 4);
   b.addOffset(array);
   const arrays = b.endVector();
+  const dictionary = compression ? b.createByteVector(compression.dictionary) : 0;
   b.startObject(5);
   addStruct(b, 0, manifestId);
   b.addFieldOffset(1, arrays, 0);
-  b.addFieldInt8(3, 0, 1);
+  if (dictionary) b.addFieldOffset(2, dictionary, 0);
+  b.addFieldInt8(3, compression ? 1 : 0, 1);
   b.finish(b.endObject());
   return b.asUint8Array().slice();
 }

@@ -6,6 +6,7 @@ import {
   decodeObjectId,
   fileSource,
   httpSource,
+  IcechunkFormatError,
   openRepository,
   VirtualChunkError,
   VirtualChunkModifiedError,
@@ -13,7 +14,12 @@ import {
 import { startTestHttpServer, type TestHttpServer, tempDir } from "@z/test-utils";
 import { createArray, openArray } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manifestPayload, metadataFile, type VirtualRefSpec } from "./build-manifest.js";
+import {
+  type LocationCompression,
+  manifestPayload,
+  metadataFile,
+  type VirtualRefSpec,
+} from "./build-manifest.js";
 import { icechunk, mapStorage, officialZarrStore } from "./official.js";
 
 /*
@@ -39,7 +45,11 @@ function writeTargets(fill = 0xee): void {
   writeFileSync(path.join(local.dir, "c.bin"), chunkBytes(3));
 }
 
-async function officialRepoWithVirtualArray(specVersion: 1 | 2, compression: 0 | 1) {
+async function officialRepoWithVirtualArray(
+  specVersion: 1 | 2,
+  compression: 0 | 1,
+  locations?: LocationCompression,
+) {
   const files = new Map<string, Uint8Array>();
   const ic = icechunk();
   const repo = await ic.Repository.create(mapStorage(files), null, specVersion);
@@ -82,6 +92,7 @@ async function officialRepoWithVirtualArray(specVersion: 1 | 2, compression: 0 |
     decodeObjectId(manifestId, 12) as Uint8Array,
     decodeObjectId(nodeId, 8) as Uint8Array,
     refs,
+    locations,
   );
   files.set(
     `manifests/${manifestId}`,
@@ -159,3 +170,20 @@ describe.each([
     });
   },
 );
+
+it("refuses dictionary-compressed virtual chunk locations with an IcechunkFormatError", async () => {
+  // The locations' bytes are not decoded: any bytes stand in for zstd frames here.
+  const files = await officialRepoWithVirtualArray(2, 1, {
+    dictionary: new Uint8Array(64).fill(7),
+    compress: (location) => new TextEncoder().encode(location),
+  });
+  const session = await (await openRepository(files, { virtualChunks: sources() })).readonlySession(
+    {
+      branch: "main",
+    },
+  );
+  await expect(session.store.get("virt/c/0")).rejects.toThrow(IcechunkFormatError);
+  await expect(session.store.get("virt/c/0")).rejects.toThrow(
+    /dictionary-compressed virtual chunk locations/,
+  );
+});
