@@ -1,4 +1,13 @@
-import { errorNames, isZarrError } from "@z/errors";
+import { errorNames, isZarrError, nameErrorClass, ZarrError } from "@z/errors";
+
+declare module "@z/errors" {
+  interface ZarrErrorMap {
+    InvalidMetadataError: InvalidMetadataError;
+    CodecPipelineError: CodecPipelineError;
+    InvalidSelectionError: InvalidSelectionError;
+    UnsupportedError: UnsupportedError;
+  }
+}
 
 /** The tags of zarrita's errors, as `isZarritaError` takes them. */
 export type ZarritaErrorTag =
@@ -12,20 +21,22 @@ export type ZarritaErrorTag =
 /**
  * The base of zarrita's tagged errors. Each subclass carries a `_tag` naming it, so code written
  * for zarrita (`if (isZarritaError(err, "NotFoundError"))`) keeps working; the `@z` error the
- * stack threw is the `cause`.
+ * stack threw is the `cause`. They are `@z` errors too (`isZarrError` knows them by name).
  */
-abstract class ZarritaError extends Error {
+abstract class ZarritaError extends ZarrError {
   /** The error's tag (its class name). */
   abstract readonly _tag: ZarritaErrorTag;
 }
 
 /** A node or chunk that is not there (zarrita's `NotFoundError`). @category Errors */
 export class NotFoundError extends ZarritaError {
+  static {
+    nameErrorClass(NotFoundError, "NotFoundError");
+  }
   /** The tag zarrita code narrows on. */
   readonly _tag = "NotFoundError" as const;
-  override readonly name = "NotFoundError";
   /** The store path looked at. */
-  readonly path: string | undefined;
+  override readonly path: string | undefined;
   /** What was found there instead (`"array"` or `"group"`), when something was. */
   readonly found: "array" | "group" | undefined;
   constructor(
@@ -40,11 +51,13 @@ export class NotFoundError extends ZarritaError {
 
 /** Metadata that cannot be parsed or is not valid Zarr (zarrita's `InvalidMetadataError`). @category Errors */
 export class InvalidMetadataError extends ZarritaError {
+  static {
+    nameErrorClass(InvalidMetadataError, "InvalidMetadataError");
+  }
   /** The tag zarrita code narrows on. */
   readonly _tag = "InvalidMetadataError" as const;
-  override readonly name = "InvalidMetadataError";
   /** The store path of the metadata, when known. */
-  readonly path: string | undefined;
+  override readonly path: string | undefined;
   constructor(message: string, options: { path?: string; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.path = options.path;
@@ -53,11 +66,13 @@ export class InvalidMetadataError extends ZarritaError {
 
 /** A codec that is not registered (zarrita's `UnknownCodecError`). @category Errors */
 export class UnknownCodecError extends ZarritaError {
+  static {
+    nameErrorClass(UnknownCodecError, "UnknownCodecError");
+  }
   /** The tag zarrita code narrows on. */
   readonly _tag = "UnknownCodecError" as const;
-  override readonly name = "UnknownCodecError";
   /** The codec's name or id. */
-  readonly codec: string;
+  override readonly codec: string;
   constructor(codec: string, options: { cause?: unknown } = {}) {
     super(`Unknown codec: ${codec}`, { cause: options.cause });
     this.codec = codec;
@@ -66,13 +81,15 @@ export class UnknownCodecError extends ZarritaError {
 
 /** A chunk that failed to decode or encode (zarrita's `CodecPipelineError`). @category Errors */
 export class CodecPipelineError extends ZarritaError {
+  static {
+    nameErrorClass(CodecPipelineError, "CodecPipelineError");
+  }
   /** The tag zarrita code narrows on. */
   readonly _tag = "CodecPipelineError" as const;
-  override readonly name = "CodecPipelineError";
   /** Whether decoding or encoding failed. */
   readonly direction: "encode" | "decode";
   /** The codec that failed, when known. */
-  readonly codec: string | undefined;
+  override readonly codec: string | undefined;
   /** The chunk's store path, when known. */
   readonly chunkPath: string | undefined;
   constructor(options: {
@@ -95,16 +112,20 @@ export class CodecPipelineError extends ZarritaError {
 
 /** A selection that does not fit the array (zarrita's `InvalidSelectionError`). @category Errors */
 export class InvalidSelectionError extends ZarritaError {
+  static {
+    nameErrorClass(InvalidSelectionError, "InvalidSelectionError");
+  }
   /** The tag zarrita code narrows on. */
   readonly _tag = "InvalidSelectionError" as const;
-  override readonly name = "InvalidSelectionError";
 }
 
 /** A feature zarrita's API does not offer (zarrita's `UnsupportedError`). @category Errors */
 export class UnsupportedError extends ZarritaError {
+  static {
+    nameErrorClass(UnsupportedError, "UnsupportedError");
+  }
   /** The tag zarrita code narrows on. */
   readonly _tag = "UnsupportedError" as const;
-  override readonly name = "UnsupportedError";
   /** The feature asked for. */
   readonly feature: string;
   constructor(feature: string, options: { cause?: unknown } = {}) {
