@@ -113,7 +113,11 @@ class NumericType implements DataType<Scalar, TypedArray> {
     }
     const swap = needsSwap(endian, size);
     // A TypedArray view needs an aligned offset; copying also gives us a buffer we may swap.
-    const source = swap || bytes.byteOffset % size !== 0 ? bytes.slice(0, length * size) : bytes;
+    // Uint8Array's own slice copies: a Node Buffer's `slice` is a view of the caller's bytes.
+    const source =
+      swap || bytes.byteOffset % size !== 0
+        ? Uint8Array.prototype.slice.call(bytes, 0, length * size)
+        : bytes;
     if (swap) swapBytesInPlace(source, size);
     return new this.ctor(source.buffer, source.byteOffset, length);
   }
