@@ -18,6 +18,8 @@ const MODULES = [
   { name: "the SIMD kernels", script: "build.sh", module: "simd/kernels-wasm.ts", libc: false },
   // zfp links wasi-libc (Debian's wasi-libc package) for malloc, memcpy and its math.
   { name: "zfp", script: "build-zfp.sh", module: "zfp/zfp-wasm.ts", libc: true },
+  // libzstd's decompressor links wasi-libc for malloc and memcpy.
+  { name: "zstd", script: "build-zstd.sh", module: "zstd/zstd-wasm.ts", libc: true },
 ];
 
 for (const { name, script, module, libc } of MODULES) {

@@ -11,6 +11,13 @@ export interface ZstdDecompressOptions {
   maxSize: number;
   /** The exact decoded size, when known. */
   expectedSize?: number;
+  /**
+   * The dictionary the data was compressed with: zstd's dictionary format (`zstd --train`,
+   * `ZDICT_trainFromBuffer`) or raw content. Data with a dictionary is decoded by libzstd's
+   * decompressor compiled to WebAssembly, loaded on the first such call. Passing the same
+   * `Uint8Array` again reuses the parsed dictionary (do not change its bytes in between).
+   */
+  dictionary?: Uint8Array;
 }
 
 /**
@@ -26,7 +33,8 @@ export interface ZstdDecompressOptions {
  * at once, and truncated or malformed frames never reach libzstd. A frame that does not declare
  * its size gets its header rewritten to declare `expectedSize` when that is given, so libzstd
  * itself refuses to write more or less; otherwise it is decoded only when its block headers prove
- * it fits (a compressed block yields at most 128 KiB, or the window size).
+ * it fits (a compressed block yields at most 128 KiB, or the window size). With a `dictionary`,
+ * the same checks run and the frames go to the dictionary decoder instead.
  * @throws DecompressionError for corrupt, truncated or oversized data
  */
 export async function zstdDecompress(
@@ -47,7 +55,8 @@ export async function zstdDecompress(
     );
   }
   const [only] = frames;
-  const native = nativeZstd();
+  const { dictionary } = options;
+  const native = dictionary === undefined ? nativeZstd() : undefined;
   if (native && frames.length === 1 && only.contentSize !== undefined && only.contentSize > 0) {
     let out: Uint8Array;
     try {
@@ -59,7 +68,10 @@ export async function zstdDecompress(
     return out;
   }
   const inputs = planFrames(data, frames, limit, expectedSize !== undefined);
-  const decodeFrame = await loadZstdDecoder();
+  const decodeFrame =
+    dictionary === undefined
+      ? await loadZstdDecoder()
+      : await (await import("./dictionary-module.js")).loadZstdDictionaryDecoder(dictionary);
   const parts: Uint8Array[] = [];
   let total = 0;
   for (const { frame, capacity, exact } of inputs) {
