@@ -10,8 +10,10 @@ const factories = new Map<string, StoreFactory>();
 /**
  * Registers how locations of a URL scheme open as stores, so `open("https://…")`,
  * `open("file:…")` or `open("zip:…")` work. `scheme` is lower-case without the colon; the
- * scheme `""` handles locations without one (plain paths). `@z/zarr` registers the built-in
- * stores; register your own (`s3`, `gs`, …) the same way.
+ * scheme `""` handles locations without one (plain paths). A scheme ending in `+` (`"icechunk+"`)
+ * handles every location that starts with it (`icechunk+https://…`, `icechunk+/data/repo`) and
+ * reads the rest as a location of its own. `@z/zarr` registers the built-in stores; register
+ * your own (`s3`, `gs`, …) the same way.
  * @example
  * ```ts
  * // "mem:..." locations open one shared in-memory store.
@@ -42,7 +44,8 @@ export function schemeOf(location: string): string {
  */
 export async function resolveStore(location: string): Promise<Readable> {
   const scheme = schemeOf(location);
-  const factory = factories.get(scheme);
+  const wrapper = /^[a-zA-Z][a-zA-Z0-9.-]*\+/.exec(location)?.[0].toLowerCase();
+  const factory = (wrapper && factories.get(wrapper)) || factories.get(scheme);
   if (!factory) {
     const known =
       [...factories.keys()].map((s) => (s === "" ? "plain paths" : `${s}:`)).join(", ") || "none";

@@ -130,6 +130,7 @@ export * from "@z/store-memory";
 export * from "@z/store-reference";
 export * from "@z/store-s3";
 export * from "@z/store-zip";
+export * from "./icechunk.js";
 export * from "./locations.js";
 // The open and create functions come from registered.ts, which brings the umbrella's
 // registrations (extensions.ts) with them: bundlers drop a bare side-effect import from a

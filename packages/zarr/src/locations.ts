@@ -40,3 +40,9 @@ async function openBucket(location: string): Promise<Readable> {
 }
 registerStore("s3", openBucket);
 registerStore("gs", openBucket);
+
+// `icechunk+<location>`: the Icechunk repository there, at branch `main` (or `#ref=…&asOf=…`).
+// Its reader loads with the first such location.
+registerStore("icechunk+", (location) =>
+  import("./icechunk-location.js").then((m) => m.openIcechunkStore(location)),
+);
