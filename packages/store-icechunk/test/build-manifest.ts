@@ -24,7 +24,8 @@ function addStruct(b: Builder, slot: number, bytes: Uint8Array): void {
 
 /** Locations compressed with a zstd dictionary, as spec version 2 manifests may hold them. */
 export interface LocationCompression {
-  dictionary: Uint8Array;
+  /** The manifest's location dictionary; without one the manifest is corrupt. */
+  dictionary?: Uint8Array;
   compress(location: string): Uint8Array;
 }
 
@@ -65,7 +66,7 @@ export function manifestPayload(
   b.startVector(4, 1, 4);
   b.addOffset(array);
   const arrays = b.endVector();
-  const dictionary = compression ? b.createByteVector(compression.dictionary) : 0;
+  const dictionary = compression?.dictionary ? b.createByteVector(compression.dictionary) : 0;
   b.startObject(5);
   addStruct(b, 0, manifestId);
   b.addFieldOffset(1, arrays, 0);

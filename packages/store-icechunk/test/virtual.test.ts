@@ -1,4 +1,5 @@
-import { statSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { zstdCompress } from "@z/compression/zstd";
@@ -12,7 +13,7 @@ import {
   VirtualChunkModifiedError,
 } from "@z/store-icechunk";
 import { startTestHttpServer, type TestHttpServer, tempDir } from "@z/test-utils";
-import { createArray, openArray } from "@z/zarr";
+import { createArray, HttpStore, openArray } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type LocationCompression,
@@ -171,19 +172,92 @@ describe.each([
   },
 );
 
-it("refuses dictionary-compressed virtual chunk locations with an IcechunkFormatError", async () => {
-  // The locations' bytes are not decoded: any bytes stand in for zstd frames here.
-  const files = await officialRepoWithVirtualArray(2, 1, {
-    dictionary: new Uint8Array(64).fill(7),
-    compress: (location) => new TextEncoder().encode(location),
+describe("dictionary-compressed virtual chunk locations (spec version 2)", () => {
+  const work = tempDir("z-icechunk-locations-");
+  afterAll(work.remove);
+
+  /** Locations compressed as Icechunk does: one zstd frame each, with a trained dictionary. */
+  function zstdToolCompression(): LocationCompression {
+    const samples = path.join(work.dir, "samples");
+    mkdirSync(samples, { recursive: true });
+    for (let i = 0; i < 400; i++)
+      writeFileSync(path.join(samples, `${i}`), `${server.url}run-${i % 13}/part-${i}.bin`);
+    const dictPath = path.join(work.dir, "locations.dict");
+    const trained = spawnSync(
+      "zstd",
+      ["-q", "--train", "-r", samples, "-o", dictPath, "--maxdict=2048"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(trained.status, trained.stderr).toBe(0);
+    return {
+      dictionary: new Uint8Array(readFileSync(dictPath)),
+      compress: (location) => {
+        // From a file, so the frame declares its content size as Icechunk's frames do.
+        const input = path.join(work.dir, "location");
+        writeFileSync(input, location);
+        const out = spawnSync("zstd", ["-q", "-c", "-3", "-D", dictPath, input]);
+        expect(out.status, String(out.stderr)).toBe(0);
+        return new Uint8Array(out.stdout);
+      },
+    };
+  }
+
+  /** Serves the repository's files over HTTP and opens it from there. */
+  async function openOverHttp(files: Map<string, Uint8Array>, name: string) {
+    for (const [key, bytes] of files) {
+      const file = path.join(served.dir, name, key);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, bytes);
+    }
+    const repo = await openRepository(new HttpStore(`${server.url}${name}/`), {
+      virtualChunks: sources(),
+    });
+    return repo.readonlySession({ branch: "main" });
+  }
+
+  it("decodes each location with the manifest's dictionary and reads the chunks over HTTP", async () => {
+    writeTargets();
+    const files = await officialRepoWithVirtualArray(2, 1, zstdToolCompression());
+    const session = await openOverHttp(files, "compressed-repo");
+    const arr = await openArray(session.store, { path: "virt" });
+    expect(Array.from((await arr.get(null)).data as Float64Array)).toEqual(Array.from(VALUES));
+    expect(await session.store.chunkRef("virt/c/2")).toMatchObject({
+      kind: "virtual",
+      location: `${server.url}b.bin`,
+      offset: 0,
+      length: 80,
+    });
+    expect(await session.store.chunkRef("virt/c/3")).toMatchObject({
+      location: pathToFileURL(path.join(local.dir, "c.bin")).href,
+    });
   });
-  const session = await (await openRepository(files, { virtualChunks: sources() })).readonlySession(
-    {
-      branch: "main",
-    },
-  );
-  await expect(session.store.get("virt/c/0")).rejects.toThrow(IcechunkFormatError);
-  await expect(session.store.get("virt/c/0")).rejects.toThrow(
-    /dictionary-compressed virtual chunk locations/,
-  );
+
+  it("refuses locations that do not decode with the dictionary, and a missing dictionary", async () => {
+    const good = zstdToolCompression();
+    const corrupt = await officialRepoWithVirtualArray(2, 1, {
+      dictionary: good.dictionary,
+      compress: (location) => {
+        const frame = good.compress(location);
+        frame[frame.length - 1] ^= 0xff;
+        return frame;
+      },
+    });
+    const other = await officialRepoWithVirtualArray(2, 1, {
+      ...good,
+      dictionary: new TextEncoder().encode("raw content that is not the dictionary".repeat(4)),
+    });
+    for (const files of [corrupt, other]) {
+      const session = await openOverHttp(files, "bad-locations");
+      const failure = session.store.get("virt/c/0");
+      await expect(failure).rejects.toThrow(IcechunkFormatError);
+      await expect(session.store.get("virt/c/0")).rejects.toThrow(
+        /a compressed virtual chunk location does not decode/,
+      );
+    }
+    const undeclared = await officialRepoWithVirtualArray(2, 1, { compress: good.compress });
+    const session = await openOverHttp(undeclared, "no-dictionary");
+    await expect(session.store.get("virt/c/0")).rejects.toThrow(/no location dictionary/);
+  });
 });

@@ -1,4 +1,4 @@
-import { IcechunkFormatError } from "../errors.js";
+import { type LocationDecoder, locationDecoder } from "./compressed-location.js";
 import { idOf, readRootTable } from "./decode-context.js";
 import type { FbTable } from "./flatbuffers.js";
 import type { DecodeLimits, FileHeader } from "./header.js";
@@ -67,19 +67,25 @@ export async function decodeManifest(
 ): Promise<Manifest> {
   const { header, buf, root } = await readRootTable(file, bytes, "manifest", limits, "Manifest");
   const arrays = new Map<string, ArrayChunkRefs>();
+  const locations = locationDecoder(file, root);
   for (const array of root.requiredTables(1, "arrays")) {
     const nodeId = idOf(array.struct(0, 8, "node_id"), buf, "ArrayManifest.node_id");
     const refs: ArrayChunkRefs = new Map();
     for (const ref of array.requiredTables(1, "refs")) {
       const index = ref.u32s(0, "index") ?? buf.fail("ChunkRef.index is missing");
-      refs.set(index.join(","), readChunkRef(file, ref));
+      const payload = readChunkRef(ref, locations);
+      refs.set(index.join(","), payload instanceof Promise ? await payload : payload);
     }
     arrays.set(nodeId, refs);
   }
   return { header, id: idOf(root.struct(0, 12, "id"), buf, "Manifest.id"), arrays };
 }
 
-function readChunkRef(file: string, ref: FbTable): ChunkPayload {
+/** A chunk reference; a promise only for a virtual one whose location is compressed. */
+function readChunkRef(
+  ref: FbTable,
+  locations: LocationDecoder,
+): ChunkPayload | Promise<ChunkPayload> {
   const inline = ref.bytes(1, "inline");
   if (inline !== undefined) return { kind: "inline", bytes: inline };
   const offset = ref.u64(2, "offset");
@@ -88,18 +94,21 @@ function readChunkRef(file: string, ref: FbTable): ChunkPayload {
   if (chunkId !== undefined)
     return { kind: "native", chunkId: encodeObjectId(chunkId), offset, length };
   const location = ref.string(5, "location");
-  if (location === undefined) {
-    if (ref.has(8)) {
-      throw new IcechunkFormatError(
-        file,
-        "it holds dictionary-compressed virtual chunk locations, which this reader does not decode yet",
-      );
-    }
+  const compressed = location === undefined ? ref.bytes(8, "compressed_location") : undefined;
+  if (location === undefined && compressed === undefined)
     ref.buf.fail("a ChunkRef is neither inline, native nor virtual");
-  }
   const etag = ref.string(6, "checksum_etag");
   const lastModified = ref.u32(7, "checksum_last_modified");
   const checksum: VirtualChecksum | undefined =
     etag !== undefined ? { etag } : lastModified !== 0 ? { lastModified } : undefined;
-  return { kind: "virtual", location, offset, length, checksum };
+  const virtual = (url: string): ChunkPayload => ({
+    kind: "virtual",
+    location: url,
+    offset,
+    length,
+    checksum,
+  });
+  return location !== undefined
+    ? virtual(location)
+    : locations(compressed as Uint8Array).then(virtual);
 }
