@@ -30,6 +30,7 @@ export const OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "max-memory": { type: "string" },
   stats: { type: "boolean" },
   bins: { type: "string" },
+  ref: { type: "string" },
   ...MIGRATE_OPTION_SPECS,
   ...COMPARE_OPTION_SPECS,
   help: { type: "boolean", short: "h" },
@@ -43,12 +44,15 @@ export const GLOBAL_OPTIONS = ["help", "version", "verbose"] as const;
 const LOCATION = `<location> is a directory holding a Zarr hierarchy (v2 or v3), a .zip file of one, an
 http(s) URL of either (read-only), or a bucket location s3://bucket/path or gs://bucket/path
 (keys from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL; for gs://
-GOOGLE_OAUTH_TOKEN or GOOGLE_ACCESS_KEY_ID / GOOGLE_SECRET_ACCESS_KEY).`;
+GOOGLE_OAUTH_TOKEN or GOOGLE_ACCESS_KEY_ID / GOOGLE_SECRET_ACCESS_KEY). icechunk+<location>
+(icechunk+file:///data/repo, icechunk+https://host/repo, icechunk+s3://bucket/prefix) reads
+the Icechunk repository there at branch main, or at --ref NAME (a branch, a tag or a snapshot
+id, tried in that order).`;
 
 /** The commands, by name. */
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   info: {
-    usage: "info <location> [--path P] [--json] [--stats [--bins N]]",
+    usage: "info <location> [--path P] [--ref R] [--json] [--stats [--bins N]]",
     summary: "the node's metadata, summarised",
     details: `Prints the metadata of the array or group at --path (default the root) as a table, or
 with --json as one JSON object (fields in the CLI README).
@@ -56,20 +60,20 @@ with --json as one JSON object (fields in the CLI README).
 ${STATS_HELP}
 
 ${LOCATION}`,
-    options: ["path", "json", "stats", "bins"],
+    options: ["path", "ref", "json", "stats", "bins"],
   },
   tree: {
-    usage: "tree <location> [--path P] [--json]",
+    usage: "tree <location> [--path P] [--ref R] [--json]",
     summary: "the hierarchy with shapes, dtypes, chunking",
     details: `Draws the hierarchy below --path (default the root), or with --json prints it as one
 JSON object of nested nodes (fields in the CLI README). A node that cannot be opened shows its
 error and the rest still prints.
 
 ${LOCATION}`,
-    options: ["path", "json"],
+    options: ["path", "ref", "json"],
   },
   get: {
-    usage: "get <location> [--path P] [--select SEL] [--json]",
+    usage: "get <location> [--path P] [--ref R] [--select SEL] [--json]",
     summary: "the selected values, printed like NumPy or as JSON",
     details: `Reads the selection SEL of the array at --path and prints it the way NumPy prints an
 array (arrays of more than 1000 elements are summarised with "...", reading only the
@@ -80,11 +84,11 @@ SEL is NumPy-style, one item per axis: "0:10,::-1,3" ("..." and ":" allowed); ne
 numbers count from the end: --select -1,2:5 or --select=-1,2:5.
 
 ${LOCATION}`,
-    options: ["path", "select", "json"],
+    options: ["path", "ref", "select", "json"],
   },
   copy: {
-    usage: `copy <src> <dst> [--path P] [--format 2|3] [--compressor none|gzip|zstd|blosc]
-       [--chunks a,b,c] [--overwrite] [--json]`,
+    usage: `copy <src> <dst> [--path P] [--ref R] [--format 2|3]
+       [--compressor none|gzip|zstd|blosc] [--chunks a,b,c] [--overwrite] [--json]`,
     summary: "rewrite an array or a hierarchy",
     details: `Copies the node at --path (default the whole hierarchy) from <src> to <dst>, optionally
 converting the format, compressor and chunk shape. An existing node at the destination is
@@ -94,7 +98,7 @@ error; with --json, standard output gets the same counts as one JSON object.
 
 <src> is a location as below; <dst> is a directory, a new .zip file or a bucket location.
 ${LOCATION}`,
-    options: ["path", "format", "compressor", "chunks", "overwrite", "json"],
+    options: ["path", "ref", "format", "compressor", "chunks", "overwrite", "json"],
   },
   rechunk: {
     usage: RECHUNK_USAGE,
@@ -104,6 +108,18 @@ ${LOCATION}`,
 <src> is a location as below; <dst> is a directory, a new .zip file or a bucket location.
 ${LOCATION}`,
     options: RECHUNK_OPTIONS,
+  },
+  log: {
+    usage: "log <icechunk location> [--ref R] [--json]",
+    summary: "the snapshots of an Icechunk branch, newest first",
+    details: `Lists the history of branch main of the Icechunk repository (or of the branch, tag or
+snapshot --ref names), newest first, back to the repository's first snapshot: one line each
+of the snapshot id, the commit time (UTC) and the message, or with --json one JSON array of
+{"id", "time", "message"}.
+
+<icechunk location> is icechunk+ and the repository's location: icechunk+file:///data/repo,
+icechunk+path/to/repo, icechunk+https://host/repo, icechunk+s3://bucket/prefix.`,
+    options: ["ref", "json"],
   },
   migrate: MIGRATE_SPEC,
   compare: { ...COMPARE_SPEC, details: `${COMPARE_SPEC.details}\n${LOCATION}` },

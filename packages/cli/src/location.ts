@@ -73,7 +73,7 @@ async function openDestinationPath(location: string): Promise<Readable> {
 
 /** A location to read: whatever the registered store schemes make of it (folder, zip, URL). */
 async function openSource(location: string): Promise<Readable> {
-  if (!isUrl(location) && !/^[a-z][a-z0-9+.-]+:/i.test(location)) {
+  if (!isUrl(location) && !/^[a-z][a-z0-9+.-]+:|^icechunk\+/i.test(location)) {
     const info = await stat(location).catch(() => undefined);
     if (info === undefined) throw new UsageError(`No such directory or zip file: ${location}`);
     if (!info.isFile() && !info.isDirectory())

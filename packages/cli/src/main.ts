@@ -5,12 +5,14 @@ import { copyCommand } from "./commands/copy.js";
 import { COMPRESSOR_CHOICES, type CompressorChoice } from "./commands/copy-codecs.js";
 import { getCommand } from "./commands/get.js";
 import { infoCommand } from "./commands/info.js";
+import { logCommand } from "./commands/log.js";
 import { migrateCommand } from "./commands/migrate.js";
 import { rechunkCommand } from "./commands/rechunk.js";
 import { treeCommand } from "./commands/tree.js";
 import { parseCompareOptions } from "./compare/compare-options.js";
 import { describeError, type ErrorContext, UsageError } from "./errors.js";
 import { COMMANDS, commandHelp, GLOBAL_OPTIONS, OPTIONS, USAGE } from "./help.js";
+import { withRef } from "./icechunk-ref.js";
 import { closeLocations } from "./location.js";
 import { startLogging } from "./logging.js";
 import { type Output, processOutput } from "./output.js";
@@ -97,21 +99,27 @@ export async function main(argv: string[], output: Output = processOutput): Prom
     const json = Boolean(flags.json);
     switch (command) {
       case "info":
-        await infoCommand(output, positionals(args, 1, command)[0], {
+        await infoCommand(output, withRef(positionals(args, 1, command)[0], values.ref, command), {
           path: values.path,
           json,
           ...statsOptions(values, flags),
         });
         return 0;
       case "tree":
-        await treeCommand(output, positionals(args, 1, command)[0], { path: values.path, json });
+        await treeCommand(output, withRef(positionals(args, 1, command)[0], values.ref, command), {
+          path: values.path,
+          json,
+        });
         return 0;
       case "get":
-        await getCommand(output, positionals(args, 1, command)[0], {
+        await getCommand(output, withRef(positionals(args, 1, command)[0], values.ref, command), {
           path: values.path,
           select: values.select,
           json,
         });
+        return 0;
+      case "log":
+        await logCommand(output, positionals(args, 1, command)[0], { ref: values.ref, json });
         return 0;
       case "migrate":
         await migrateCommand(output, positionals(args, 1, command)[0], {
@@ -138,7 +146,12 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       }
       default: {
         const [source, destination] = positionals(args, 2, command);
-        await copyCommand(output, source, destination, copyOptions(values, flags));
+        await copyCommand(
+          output,
+          withRef(source, values.ref, command),
+          destination,
+          copyOptions(values, flags),
+        );
         return 0;
       }
     }
