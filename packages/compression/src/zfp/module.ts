@@ -1,7 +1,6 @@
 // zfp's WebAssembly module (see wasm/build-zfp.sh): instantiated once per thread on first use.
 // Its memory grows to the largest chunk it has seen and is reused for every later call.
-import { fromBase64 } from "../simd/load.js";
-import { wasmApi } from "../simd/wasm-api.js";
+import { lazyWasmModule } from "../lazy-wasm.js";
 
 /** The module's exports (see wasm/zfp-glue.c). */
 export interface ZfpExports {
@@ -18,21 +17,8 @@ export interface ZfpExports {
   zfpz_decode(...args: number[]): number;
 }
 
-let loading: Promise<ZfpExports> | undefined;
-
 /** The module, instantiated once; a failed load is tried again next time. */
-export function loadZfpModule(): Promise<ZfpExports> {
-  loading ??= instantiate().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
-
-async function instantiate(): Promise<ZfpExports> {
-  const api = wasmApi();
-  if (!api) throw new Error("zfp needs WebAssembly, which this JavaScript engine lacks");
-  const { ZFP_WASM } = await import("./zfp-wasm.js");
-  const { instance } = await api.instantiate(fromBase64(ZFP_WASM));
-  return instance.exports as unknown as ZfpExports;
-}
+export const loadZfpModule = lazyWasmModule<ZfpExports>(
+  "zfp",
+  async () => (await import("./zfp-wasm.js")).ZFP_WASM,
+);

@@ -3,8 +3,7 @@
 // the module stays out of the first load of every app that never meets one. Its memory grows to
 // the largest frame it has seen and is reused for every later call.
 import { DecompressionError } from "../errors.js";
-import { fromBase64 } from "../simd/load.js";
-import { wasmApi } from "../simd/wasm-api.js";
+import { lazyWasmModule } from "../lazy-wasm.js";
 import type { ZstdFrameDecoder } from "../wasm.js";
 
 /** The module's exports (see wasm/zstd-glue.c). */
@@ -32,24 +31,10 @@ const ERRORS: Record<number, string> = {
   72: "its frames end early or have trailing bytes",
 };
 
-let loading: Promise<ZstdExports> | undefined;
-
-function loadModule(): Promise<ZstdExports> {
-  loading ??= instantiate().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
-
-async function instantiate(): Promise<ZstdExports> {
-  const api = wasmApi();
-  if (!api)
-    throw new Error("zstd dictionaries need WebAssembly, which this JavaScript engine lacks");
-  const { ZSTD_WASM } = await import("./zstd-wasm.js");
-  const { instance } = await api.instantiate(fromBase64(ZSTD_WASM));
-  return instance.exports as unknown as ZstdExports;
-}
+const loadModule = lazyWasmModule<ZstdExports>(
+  "zstd with a dictionary",
+  async () => (await import("./zstd-wasm.js")).ZSTD_WASM,
+);
 
 /** The dictionary the module holds prepared, so a run of frames with one dictionary parses it once. */
 let prepared: Uint8Array | undefined;
