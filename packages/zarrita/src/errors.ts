@@ -18,18 +18,28 @@ export type ZarritaErrorTag =
   | "InvalidSelectionError"
   | "UnsupportedError";
 
+/** Every tag, to tell the tagged errors from other `@z` errors. */
+const ZARRITA_TAGS: ReadonlySet<ZarritaErrorTag> = new Set<ZarritaErrorTag>([
+  "NotFoundError",
+  "InvalidMetadataError",
+  "UnknownCodecError",
+  "CodecPipelineError",
+  "InvalidSelectionError",
+  "UnsupportedError",
+]);
+
 /**
- * The base of zarrita's tagged errors. Each subclass carries a `_tag` naming it, so code written
- * for zarrita (`if (isZarritaError(err, "NotFoundError"))`) keeps working; the `@z` error the
- * stack threw is the `cause`. They are `@z` errors too (`isZarrError` knows them by name).
+ * Whether an error is one of the tagged errors below. Each carries a `_tag` naming it, so code
+ * written for zarrita (`if (isZarritaError(err, "NotFoundError"))`) keeps working; the `@z` error
+ * the stack threw is the `cause`. They are `@z` errors too (`isZarrError` knows them by name).
+ * They extend `ZarrError` directly, so the API docs show `ZarrError`'s members as inherited.
  */
-abstract class ZarritaError extends ZarrError {
-  /** The error's tag (its class name). */
-  abstract readonly _tag: ZarritaErrorTag;
+function isTagged(err: unknown): err is AnyZarritaError {
+  return err instanceof ZarrError && ZARRITA_TAGS.has((err as { _tag?: unknown })._tag as never);
 }
 
 /** A node or chunk that is not there (zarrita's `NotFoundError`). @category Errors */
-export class NotFoundError extends ZarritaError {
+export class NotFoundError extends ZarrError {
   static {
     nameErrorClass(NotFoundError, "NotFoundError");
   }
@@ -50,7 +60,7 @@ export class NotFoundError extends ZarritaError {
 }
 
 /** Metadata that cannot be parsed or is not valid Zarr (zarrita's `InvalidMetadataError`). @category Errors */
-export class InvalidMetadataError extends ZarritaError {
+export class InvalidMetadataError extends ZarrError {
   static {
     nameErrorClass(InvalidMetadataError, "InvalidMetadataError");
   }
@@ -65,7 +75,7 @@ export class InvalidMetadataError extends ZarritaError {
 }
 
 /** A codec that is not registered (zarrita's `UnknownCodecError`). @category Errors */
-export class UnknownCodecError extends ZarritaError {
+export class UnknownCodecError extends ZarrError {
   static {
     nameErrorClass(UnknownCodecError, "UnknownCodecError");
   }
@@ -80,7 +90,7 @@ export class UnknownCodecError extends ZarritaError {
 }
 
 /** A chunk that failed to decode or encode (zarrita's `CodecPipelineError`). @category Errors */
-export class CodecPipelineError extends ZarritaError {
+export class CodecPipelineError extends ZarrError {
   static {
     nameErrorClass(CodecPipelineError, "CodecPipelineError");
   }
@@ -111,7 +121,7 @@ export class CodecPipelineError extends ZarritaError {
 }
 
 /** A selection that does not fit the array (zarrita's `InvalidSelectionError`). @category Errors */
-export class InvalidSelectionError extends ZarritaError {
+export class InvalidSelectionError extends ZarrError {
   static {
     nameErrorClass(InvalidSelectionError, "InvalidSelectionError");
   }
@@ -120,7 +130,7 @@ export class InvalidSelectionError extends ZarritaError {
 }
 
 /** A feature zarrita's API does not offer (zarrita's `UnsupportedError`). @category Errors */
-export class UnsupportedError extends ZarritaError {
+export class UnsupportedError extends ZarrError {
   static {
     nameErrorClass(UnsupportedError, "UnsupportedError");
   }
@@ -160,7 +170,7 @@ export function isZarritaError<T extends ZarritaErrorTag[]>(
   err: unknown,
   ...tags: T
 ): err is T extends [] ? AnyZarritaError : ZarritaErrorMap[T[number]] {
-  if (!(err instanceof ZarritaError)) return false;
+  if (!isTagged(err)) return false;
   return tags.length === 0 || tags.includes(err._tag);
 }
 
@@ -176,7 +186,7 @@ function field(err: object, name: string): string | undefined {
  * failures, read-only stores) pass through unchanged.
  */
 export function toZarritaError(err: unknown, path?: string): unknown {
-  if (err instanceof ZarritaError || !isZarrError(err)) return err;
+  if (isTagged(err) || !isZarrError(err)) return err;
   const names = errorNames(err);
   const message = (err as Error).message;
   if (names.includes("NotFoundError")) {
