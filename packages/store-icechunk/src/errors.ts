@@ -9,6 +9,8 @@ declare module "@z/errors" {
     IcechunkRepositoryNotFoundError: IcechunkRepositoryNotFoundError;
     IcechunkRefNotFoundError: IcechunkRefNotFoundError;
     IcechunkSnapshotNotFoundError: IcechunkSnapshotNotFoundError;
+    IcechunkConflictError: IcechunkConflictError;
+    IcechunkSessionError: IcechunkSessionError;
     VirtualChunkError: VirtualChunkError;
     VirtualChunkModifiedError: VirtualChunkModifiedError;
   }
@@ -145,5 +147,45 @@ export class VirtualChunkError extends IcechunkError {
 export class VirtualChunkModifiedError extends VirtualChunkError {
   static {
     nameErrorClass(VirtualChunkModifiedError, "VirtualChunkModifiedError");
+  }
+}
+
+/**
+ * A commit or ref update lost a race: the branch no longer points at the snapshot the session
+ * started from (another commit landed first), or the changes of a rebase overlap the commits
+ * that landed (`paths` names the overlapping nodes and chunks), or a tag or branch to create
+ * already exists.
+ * @category Errors
+ */
+export class IcechunkConflictError extends IcechunkError {
+  static {
+    nameErrorClass(IcechunkConflictError, "IcechunkConflictError");
+  }
+  constructor(
+    /** The branch (or tag) concerned. */
+    readonly ref: string,
+    /** The snapshot the writer expected the ref at (undefined: expected it not to exist). */
+    readonly expected: string | undefined,
+    /** Where the ref is now (undefined: it does not exist). */
+    readonly actual: string | undefined,
+    /** For a rebase, the node paths and chunk keys both sides changed. */
+    readonly paths: string[] = [],
+  ) {
+    super(
+      `Icechunk ref ${JSON.stringify(ref)} conflict: expected ${expected ?? "no ref"}, found ${actual ?? "no ref"}${
+        paths.length > 0 ? `; both sides changed ${paths.slice(0, 20).join(", ")}` : ""
+      }`,
+    );
+  }
+}
+
+/**
+ * A session or repository cannot do what was asked: writing to a read-only session, committing
+ * a session twice, a chunk outside any array, a store that cannot write conditionally.
+ * @category Errors
+ */
+export class IcechunkSessionError extends IcechunkError {
+  static {
+    nameErrorClass(IcechunkSessionError, "IcechunkSessionError");
   }
 }

@@ -16,12 +16,15 @@ export type { SnapshotInfo } from "./format/repo-info.js";
 export type { ManifestRef, Snapshot, SnapshotNode } from "./format/snapshot.js";
 export type { MovedNode, TransactionLog } from "./format/transaction-log.js";
 export {
+  createRepository,
   type OpenRepositoryOptions,
   openRepository,
   Repository,
   type SessionTarget,
 } from "./repository.js";
 export { ReadonlySession } from "./session.js";
+export type { ChangedNode, SessionChanges } from "./session-changes.js";
+export { INLINE_THRESHOLD, SessionStore } from "./session-store.js";
 export { SnapshotStore } from "./snapshot-store.js";
 export {
   fileSource,
@@ -32,3 +35,4 @@ export {
   type VirtualChunkSource,
   type VirtualReadOptions,
 } from "./virtual-sources.js";
+export { type CommitOptions, WritableSession } from "./writable-session.js";

@@ -11,6 +11,7 @@ import {
   IcechunkObjectMissingError,
   IcechunkRefNotFoundError,
   IcechunkRepositoryNotFoundError,
+  IcechunkSessionError,
   IcechunkSnapshotNotFoundError,
 } from "./errors.js";
 import { DEFAULT_LIMITS, type DecodeLimits } from "./format/header.js";
@@ -25,8 +26,16 @@ import {
 import { decodeRepoInfo, type RepoInfo, type SnapshotInfo } from "./format/repo-info.js";
 import { decodeSnapshot, type Snapshot } from "./format/snapshot.js";
 import { decodeTransactionLog, type TransactionLog } from "./format/transaction-log.js";
+import {
+  checkRefName,
+  checkWritable,
+  initRepository,
+  refOps,
+  updateRepoInfo,
+} from "./repo-info-update.js";
 import { ReadonlySession } from "./session.js";
 import type { VirtualChunkSource } from "./virtual-sources.js";
+import { WritableSession } from "./writable-session.js";
 
 /** Options of {@link openRepository}. */
 export interface OpenRepositoryOptions extends Partial<DecodeLimits> {
@@ -83,6 +92,25 @@ export async function openRepository(
       "No Icechunk repository here: neither a repo file (spec version 2) nor refs/branch.main/ref.json (spec version 1)",
     );
   return new Repository(readable, limits, options.virtualChunks ?? {}, info === undefined ? 1 : 2);
+}
+
+/**
+ * Creates an empty Icechunk repository (spec version 2, as the official implementation writes
+ * by default) in a store with conditional writes: the first snapshot and branch `main` on it.
+ * @example
+ * ```ts
+ * const repo = await createRepository(new MapStore());
+ * const session = await repo.writableSession({ branch: "main" });
+ * ```
+ * @throws IcechunkSessionError when the store cannot write conditionally or already holds a repository
+ * @category Open and create
+ */
+export async function createRepository(
+  store: StoreLike,
+  options: OpenRepositoryOptions = {},
+): Promise<Repository> {
+  await initRepository(checkWritable(toStore(store)));
+  return openRepository(store, options);
 }
 
 async function readRepoInfo(store: Readable, limits: DecodeLimits): Promise<RepoInfo | undefined> {
@@ -263,6 +291,62 @@ export class Repository {
       id = info.parentId;
     }
     return out;
+  }
+
+  /**
+   * A session that writes to a branch: write through its `store`, then `commit`.
+   * @throws IcechunkRefNotFoundError for an unknown branch
+   * @throws IcechunkSessionError for a spec version 1 repository or a store that cannot write conditionally
+   */
+  async writableSession(target: { branch: string }): Promise<WritableSession> {
+    const store = this.#writable();
+    if (typeof target?.branch !== "string")
+      throw new IcechunkSessionError(
+        `A writable session needs a branch; tags and snapshots are read-only (got ${JSON.stringify(target)})`,
+      );
+    const tip = await this.lookupBranch(target.branch);
+    return new WritableSession(this, target.branch, await this.readSnapshot(tip), store);
+  }
+
+  #writable() {
+    if (this.specVersion !== 2)
+      throw new IcechunkSessionError(
+        "Writing is supported for spec version 2 repositories (the official default); this one is version 1",
+      );
+    return checkWritable(this.store);
+  }
+
+  /** Creates a branch at a snapshot. @throws IcechunkConflictError when it exists */
+  async createBranch(name: string, snapshotId: string): Promise<void> {
+    checkRefName("branch", name);
+    const id = checkSnapshotId(snapshotId);
+    await updateRepoInfo(this.#writable(), this.limits, refOps.createBranch(name, id));
+  }
+
+  /** Creates a tag at a snapshot. @throws IcechunkConflictError when it exists or existed */
+  async createTag(name: string, snapshotId: string): Promise<void> {
+    checkRefName("tag", name);
+    const id = checkSnapshotId(snapshotId);
+    await updateRepoInfo(this.#writable(), this.limits, refOps.createTag(name, id));
+  }
+
+  /**
+   * Points a branch at another snapshot; with `from`, only if it still points there.
+   * @throws IcechunkConflictError when `from` is given and the branch moved
+   */
+  async resetBranch(name: string, snapshotId: string, from?: string): Promise<void> {
+    const id = checkSnapshotId(snapshotId);
+    await updateRepoInfo(this.#writable(), this.limits, refOps.resetBranch(name, id, from));
+  }
+
+  /** Deletes a branch (not `main`). */
+  async deleteBranch(name: string): Promise<void> {
+    await updateRepoInfo(this.#writable(), this.limits, refOps.deleteBranch(name));
+  }
+
+  /** Deletes a tag; its name cannot be used again, as in the official implementation. */
+  async deleteTag(name: string): Promise<void> {
+    await updateRepoInfo(this.#writable(), this.limits, refOps.deleteTag(name));
   }
 
   async #resolve(target: SessionTarget): Promise<string> {

@@ -98,8 +98,9 @@ export interface OfficialRepo {
   tags: string[];
 }
 
-async function writeArrays(
-  store: ReturnType<typeof officialZarrStore>,
+/** Writes (or overwrites a range of) one array per dtype under `numeric/`. */
+export async function writeArrays(
+  store: Parameters<typeof createArray>[0],
   v: number,
   from: number,
   to: number,
@@ -131,8 +132,9 @@ async function writeArrays(
   }
 }
 
-async function writeSharded(
-  store: ReturnType<typeof officialZarrStore>,
+/** Writes rows of the sharded int32 array `sharded`. */
+export async function writeSharded(
+  store: Parameters<typeof createArray>[0],
   label: CommitLabel,
   rows: [number, number],
   create: boolean,

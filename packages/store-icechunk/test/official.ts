@@ -29,6 +29,11 @@ export function mapStorage(files: Map<string, Uint8Array>): Any {
     created.set(path, new Date());
     return { kind: "updated", newVersion: { etag } };
   };
+  // Files another writer put in the Map get an ETag on first read, as object stores give one.
+  const etagOf = (path: string) => {
+    if (!etags.has(path)) etags.set(path, `"e${++etagCounter}"`);
+    return etags.get(path);
+  };
   const matches = (path: string, previous: { etag?: string; generation?: string } | undefined) => {
     if (previous === undefined || previous === null) return true;
     if (previous.etag == null && previous.generation == null) return !files.has(path);
@@ -43,7 +48,7 @@ export function mapStorage(files: Map<string, Uint8Array>): Any {
       const data = files.get(a.path);
       if (!data) throw notFound(a.path);
       const slice = data.subarray(a.rangeStart ?? 0, a.rangeEnd ?? data.length);
-      return { data: Buffer.from(slice), version: { etag: etags.get(a.path) } };
+      return { data: Buffer.from(slice), version: { etag: etagOf(a.path) } };
     },
     putObject: async (
       _e: unknown,
@@ -84,7 +89,7 @@ export function mapStorage(files: Map<string, Uint8Array>): Any {
     getObjectConditional: async (_e: unknown, a: { path: string; previousVersion?: Any }) => {
       const data = files.get(a.path);
       if (!data) throw notFound(a.path);
-      const etag = etags.get(a.path);
+      const etag = etagOf(a.path);
       if (a.previousVersion?.etag !== undefined && a.previousVersion.etag === etag)
         return { kind: "on_latest_version" };
       return { kind: "modified", data: Buffer.from(data), newVersion: { etag } };
