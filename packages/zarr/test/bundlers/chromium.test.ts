@@ -10,8 +10,8 @@ import {
   type TestHttpServer,
   tempDir,
 } from "@z/test-utils";
-import { createArray, FsStore } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPECTED, writeAppArrays } from "./app-data.js";
 import { type Bundler, buildApp } from "./bundle.js";
 
 const built = existsSync(path.join(repositoryRoot, "packages/zarr/dist/index.js"));
@@ -19,8 +19,6 @@ if (!built)
   console.warn("[bundlers] SKIPPED: build the packages first (pnpm build; pnpm test does)");
 const canRun = built && chromiumAvailableOrWarn("bundlers");
 
-const SHAPE = [6, 5];
-const VALUES = Uint16Array.from({ length: 30 }, (_, i) => i * 37 + 1);
 /** The arrays the apps read, by path: one per compressor, and one sharded. */
 const ARRAYS: Record<string, object> = {
   raw: { compressors: null },
@@ -36,8 +34,6 @@ const ARRAYS: Record<string, object> = {
   },
   sharded: { shards: [6, 5], compressors: [{ name: "gzip", configuration: { level: 1 } }] },
 };
-/** What `array.get([slice(1, 5), null])` returns: rows 1 to 4. */
-const EXPECTED = { shape: [4, 5], data: Array.from(VALUES.subarray(5, 25)) };
 
 /** Serves a built app's folder (the page's own origin) with the MIME types browsers require. */
 async function serveApp(dir: string): Promise<{ url: string; server: Server }> {
@@ -62,19 +58,9 @@ describe.skipIf(!canRun)("apps that import @z/zarr, built with each bundler's de
   let browser: import("playwright-core").Browser;
 
   beforeAll(async () => {
-    const store = new FsStore(path.join(dir, "data"));
-    for (const [name, options] of Object.entries(ARRAYS)) {
-      const array = await createArray(store, {
-        path: name,
-        shape: SHAPE,
-        chunks: [3, 5],
-        dtype: "uint16",
-        ...options,
-      } as never);
-      await array.set(null, { data: VALUES, shape: SHAPE });
-    }
+    const root = await writeAppArrays(dir, ARRAYS);
     // The data lives on another origin (another port), as on a CDN or an object store.
-    data = await startTestHttpServer({ root: path.join(dir, "data"), cors: true });
+    data = await startTestHttpServer({ root, cors: true });
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {

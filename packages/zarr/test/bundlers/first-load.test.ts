@@ -11,8 +11,8 @@ import {
   type TestHttpServer,
   tempDir,
 } from "@z/test-utils";
-import { createArray, FsStore } from "@z/zarr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPECTED, writeAppArrays } from "./app-data.js";
 import { type BuiltApp, buildApp, measure } from "./bundle.js";
 
 const built = existsSync(path.join(repositoryRoot, "packages/zarr/dist/index.js"));
@@ -28,9 +28,6 @@ const UMBRELLA = { gzip: 40 * 1024, files: 12 };
  */
 const CORE = { gzip: 36_500, files: 12 };
 
-const SHAPE = [6, 5];
-const VALUES = Uint16Array.from({ length: 30 }, (_, i) => i * 37 + 1);
-const EXPECTED = { shape: [4, 5], data: Array.from(VALUES.subarray(5, 25)) };
 /** The arrays read: no compressor (the budget's case) and the default one (zstd), v3 both. */
 const ARRAYS: Record<string, object> = { raw: { compressors: null }, zstd: {} };
 
@@ -48,18 +45,8 @@ describe.skipIf(!canRun)("the download of a Vite app that reads an HTTP array", 
   const downloads: Record<string, Download> = {};
 
   beforeAll(async () => {
-    const store = new FsStore(path.join(dir, "data"));
-    for (const [name, options] of Object.entries(ARRAYS)) {
-      const array = await createArray(store, {
-        path: name,
-        shape: SHAPE,
-        chunks: [3, 5],
-        dtype: "uint16",
-        ...options,
-      } as never);
-      await array.set(null, { data: VALUES, shape: SHAPE });
-    }
-    data = await startTestHttpServer({ root: path.join(dir, "data"), cors: true });
+    const root = await writeAppArrays(dir, ARRAYS);
+    data = await startTestHttpServer({ root, cors: true });
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
