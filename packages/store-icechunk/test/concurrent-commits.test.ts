@@ -1,12 +1,11 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { FsStore } from "@z/store-fs";
 import { createRepository, openRepository } from "@z/store-icechunk";
-import { tempDir } from "@z/test-utils";
+import { radosgwMissing, startRadosgw, type TestS3Server, tempDir } from "@z/test-utils";
 import { createGroup, openArray } from "@z/zarr";
-import { afterAll, describe, expect, it } from "vitest";
-import { committedValue } from "./processes/committer.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { committedValue, type StoreSpec, storeOf } from "./processes/committer.js";
 
 /*
  * Several `node` processes commit to one branch of one repository in a folder at the same
@@ -23,11 +22,17 @@ afterAll(() => sandbox.remove());
 type Outcome = { landed: string } | { conflict: string };
 
 /** Starts the committers, lets them all commit at once, and collects their outcomes. */
-async function race(root: string, rebase: boolean): Promise<Outcome[]> {
+async function race(spec: StoreSpec, rebase: boolean): Promise<Outcome[]> {
   const children = Array.from({ length: WRITERS }, (_, i) =>
     spawn(
       process.execPath,
-      [runTs, path.join(here, "processes/committer.ts"), root, String(i), rebase ? "rebase" : ""],
+      [
+        runTs,
+        path.join(here, "processes/committer.ts"),
+        JSON.stringify(spec),
+        String(i),
+        rebase ? "rebase" : "",
+      ],
       { stdio: ["pipe", "pipe", "inherit"] },
     ),
   );
@@ -53,8 +58,8 @@ async function race(root: string, rebase: boolean): Promise<Outcome[]> {
   return texts.map((t) => JSON.parse(t.split("\n").filter(Boolean).at(-1) as string));
 }
 
-async function checkRepository(root: string, outcomes: Outcome[], base: string) {
-  const repo = await openRepository(new FsStore(root));
+async function checkRepository(spec: StoreSpec, outcomes: Outcome[], base: string) {
+  const repo = await openRepository(storeOf(spec));
   const landed = outcomes.flatMap((o, i) => ("landed" in o ? [[i, o.landed] as const] : []));
   const history = (await repo.ancestry({ branch: "main" })).map((s) => s.id);
   // The landed commits and nothing else sit on top of the base, each once.
@@ -73,29 +78,54 @@ async function checkRepository(root: string, outcomes: Outcome[], base: string) 
   return landed.length;
 }
 
-describe("concurrent commits from several processes on a folder", () => {
+/** Both races on one store: plain commits (one lands), then commits with rebase (all land). */
+function races(spec: (name: string) => StoreSpec) {
   it(`${WRITERS} committers at once: each lands or conflicts, none half-applied`, async () => {
-    const root = path.join(sandbox.dir, "plain.icechunk");
-    const repo = await createRepository(new FsStore(root, { fsync: false }));
+    const where = spec("plain");
+    const repo = await createRepository(storeOf(where));
     const s = await repo.writableSession({ branch: "main" });
     await createGroup(s.store);
     const base = await s.commit("root");
-    const outcomes = await race(root, false);
+    const outcomes = await race(where, false);
     const conflicts = outcomes.filter((o) => "conflict" in o).length;
-    const landed = await checkRepository(root, outcomes, base);
+    const landed = await checkRepository(where, outcomes, base);
     expect(landed + conflicts).toBe(WRITERS);
     // All started from the same snapshot, so exactly one can move the branch from it.
     expect(landed).toBe(1);
-  }, 120_000);
+  }, 180_000);
 
   it(`${WRITERS} committers at once with rebase: all land`, async () => {
-    const root = path.join(sandbox.dir, "rebase.icechunk");
-    const repo = await createRepository(new FsStore(root, { fsync: false }));
+    const where = spec("rebase");
+    const repo = await createRepository(storeOf(where));
     const s = await repo.writableSession({ branch: "main" });
     await createGroup(s.store);
     const base = await s.commit("root");
-    const outcomes = await race(root, true);
+    const outcomes = await race(where, true);
     expect(outcomes.filter((o) => "landed" in o)).toHaveLength(WRITERS);
-    expect(await checkRepository(root, outcomes, base)).toBe(WRITERS);
-  }, 120_000);
+    expect(await checkRepository(where, outcomes, base)).toBe(WRITERS);
+  }, 180_000);
+}
+
+describe("concurrent commits from several processes on a folder", () => {
+  races((name) => ({ kind: "fs", root: path.join(sandbox.dir, `${name}.icechunk`) }));
 });
+
+const missing = radosgwMissing();
+describe.skipIf(missing !== undefined)(
+  `concurrent commits from several processes on S3 (radosgw${missing ? `, skipped: ${missing}` : ""})`,
+  () => {
+    let server: TestS3Server;
+    beforeAll(async () => {
+      server = await startRadosgw();
+      await server.createBucket("icechunk");
+    }, 180_000);
+    afterAll(async () => server?.stop());
+    races((name) => ({
+      kind: "s3",
+      url: `s3://icechunk/${name}`,
+      endpoint: server.endpoint,
+      accessKeyId: server.accessKeyId,
+      secretAccessKey: server.secretAccessKey,
+    }));
+  },
+);
