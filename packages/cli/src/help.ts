@@ -31,6 +31,7 @@ export const OPTIONS: Readonly<Record<string, OptionSpec>> = {
   stats: { type: "boolean" },
   bins: { type: "string" },
   ref: { type: "string" },
+  message: { type: "string" },
   ...MIGRATE_OPTION_SPECS,
   ...COMPARE_OPTION_SPECS,
   help: { type: "boolean", short: "h" },
@@ -88,7 +89,8 @@ ${LOCATION}`,
   },
   copy: {
     usage: `copy <src> <dst> [--path P] [--ref R] [--format 2|3]
-       [--compressor none|gzip|zstd|blosc] [--chunks a,b,c] [--overwrite] [--json]`,
+       [--compressor none|gzip|zstd|blosc] [--chunks a,b,c] [--overwrite] [--json]
+       [--message M]`,
     summary: "rewrite an array or a hierarchy",
     details: `Copies the node at --path (default the whole hierarchy) from <src> to <dst>, optionally
 converting the format, compressor and chunk shape. An existing node at the destination is
@@ -97,8 +99,11 @@ anything is written. The copy ends with a summary line (nodes, chunks, bytes) on
 error; with --json, standard output gets the same counts as one JSON object.
 
 <src> is a location as below; <dst> is a directory, a new .zip file or a bucket location.
+<dst> may be icechunk+<location>: the copy is written to branch main of the Icechunk
+repository there (created when missing) and committed once at the end, with --message M
+(default "zarr copy <src>"); a copy that fails commits nothing.
 ${LOCATION}`,
-    options: ["path", "ref", "format", "compressor", "chunks", "overwrite", "json"],
+    options: ["path", "ref", "format", "compressor", "chunks", "overwrite", "json", "message"],
   },
   rechunk: {
     usage: RECHUNK_USAGE,

@@ -11,6 +11,12 @@ import {
   ZipStore,
 } from "@z/zarr";
 import { UsageError } from "./errors.js";
+import {
+  commitIcechunkDestination,
+  dropIcechunkDestinations,
+  openIcechunkDestination,
+} from "./icechunk-destination.js";
+import { isIcechunkLocation } from "./icechunk-ref.js";
 
 /** Zip stores this process opened, with the file a new archive is written to. */
 const opened = new Map<ZipStore, string | undefined>();
@@ -21,15 +27,19 @@ const isUrl = (location: string) => /^https?:\/\//i.test(location);
  * Opens the store a `<location>` argument names: a directory, a `.zip` file, or an http(s) URL
  * of a hierarchy's folder or of a `.zip`. Zip files and URLs are read-only; a destination
  * (`create`) is a directory (created when missing) or a new `.zip` file, written with stored
- * entries and completed by {@link completeLocation}.
+ * entries and completed by {@link completeLocation}. An `icechunk+` destination is a writable
+ * session on the repository's branch (created when missing), committed by {@link completeLocation}.
  * @param options.create open for writing (for destinations)
+ * @param options.message the commit message of an Icechunk destination
  */
 export async function openLocation(
   location: string,
-  options: { create?: boolean } = {},
+  options: { create?: boolean; message?: string } = {},
 ): Promise<Readable> {
   const create = options.create ?? false;
   if (!create) return openSource(location);
+  if (isIcechunkLocation(location))
+    return openIcechunkDestination(location, options.message ?? `zarr wrote ${location}`);
   if (isUrl(location))
     throw new UsageError(`Cannot write to ${location}: HTTP locations are read-only`);
   const scheme = schemeOf(location);
@@ -84,11 +94,16 @@ async function openSource(location: string): Promise<Readable> {
   return store;
 }
 
-/** Completes a destination once everything was written to it (writes a new zip's directory). */
-export async function completeLocation(store: Readable): Promise<void> {
-  if (!(store instanceof ZipStore) || !opened.has(store)) return;
+/**
+ * Completes a destination once everything was written to it: writes a new zip's directory, or
+ * commits an Icechunk destination's session (returning the new snapshot id).
+ */
+export async function completeLocation(store: Readable): Promise<string | undefined> {
+  const snapshot = await commitIcechunkDestination(store);
+  if (!(store instanceof ZipStore) || !opened.has(store)) return snapshot;
   opened.delete(store);
   await store.close();
+  return undefined;
 }
 
 /**
@@ -98,6 +113,7 @@ export async function completeLocation(store: Readable): Promise<void> {
 export async function closeLocations(): Promise<void> {
   const stores = [...opened];
   opened.clear();
+  dropIcechunkDestinations();
   for (const [store, unfinished] of stores) {
     await store.close().catch(() => {});
     if (unfinished !== undefined) await rm(unfinished, { force: true });

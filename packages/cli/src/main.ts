@@ -45,6 +45,7 @@ function copyOptions(values: Record<string, string>, flags: Record<string, numbe
     chunks: parseShape("chunks", values.chunks),
     overwrite: Boolean(flags.overwrite),
     json: Boolean(flags.json),
+    message: values.message,
   };
 }
 

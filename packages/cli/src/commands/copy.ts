@@ -10,6 +10,7 @@ import {
 import { countingWrites, type WriteCounts } from "../copy/counting-store.js";
 import { type CopyChanges, planArray } from "../copy/plan.js";
 import { UsageError } from "../errors.js";
+import { isIcechunkLocation } from "../icechunk-ref.js";
 import { completeLocation, openLocation } from "../location.js";
 import type { Output } from "../output.js";
 import { ProgressBar } from "../progress.js";
@@ -25,6 +26,8 @@ export interface CopyOptions extends CopyChanges {
   concurrency?: number;
   /** Print the summary as one JSON object on standard output. */
   json?: boolean;
+  /** The commit message of an Icechunk destination (`icechunk+…`), committed once at the end. */
+  message?: string;
 }
 
 /** What a copy did. */
@@ -138,7 +141,14 @@ export async function copyCommand(
   const plan = await planNodeCopy(root, copyOptions);
   const counts: WriteCounts = { chunks: 0, bytes: 0 };
   const folder = await newFolder(destination);
-  const location = await openLocation(destination, { create: true });
+  if (options.message !== undefined && !isIcechunkLocation(destination))
+    throw new UsageError(
+      `--message is the commit message of an icechunk+ destination, not ${destination}`,
+    );
+  const location = await openLocation(destination, {
+    create: true,
+    message: options.message ?? `zarr ${verb} ${source}`,
+  });
   let copied: CopiedNodes;
   try {
     // All or nothing: a copy that fails has taken back what it wrote.
@@ -149,7 +159,7 @@ export async function copyCommand(
     if (folder) await rmdir(folder).catch(() => {});
     throw error;
   }
-  await completeLocation(location);
+  const snapshot = await completeLocation(location);
   const summary: CopySummary = {
     arrays: copied.arrays.length,
     groups: copied.groups.length,
@@ -158,5 +168,6 @@ export async function copyCommand(
   };
   if (options.json) output.out(`${JSON.stringify(summary)}\n`);
   output.err(`${summaryLine(summary, source, destination, verb)}\n`);
+  if (snapshot !== undefined) output.err(`committed snapshot ${snapshot}\n`);
   return summary;
 }
