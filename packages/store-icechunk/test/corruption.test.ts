@@ -89,6 +89,26 @@ describe.each([1, 2] as const)("corrupt files of a spec version %i repository", 
     await readEverything(files);
   });
 
+  it("a node path holding a NUL character is refused as a format error of its snapshot", async () => {
+    const files = new Map(written.files);
+    const name = new TextEncoder().encode("/sharded");
+    let changed = 0;
+    for (const [key, bytes] of files) {
+      if (!key.startsWith("snapshots/")) continue;
+      const payload = (await payloadOf(bytes)).slice();
+      for (let at = 0; at + name.length <= payload.length; at++)
+        if (name.every((b, i) => payload[at + i] === b)) {
+          payload[at + 3] = 0;
+          changed++;
+        }
+      files.set(key, metadataFile(bytes[37], bytes[36], 0, payload));
+    }
+    expect(changed).toBeGreaterThan(0);
+    const read = readEverything(files);
+    await expect(read).rejects.toBeInstanceOf(IcechunkFormatError);
+    await expect(read).rejects.toThrow(/NUL character/);
+  });
+
   it("only ever fails with Icechunk errors that name the file", async () => {
     const targets = [...written.files.keys()].filter((k) =>
       /^(repo$|snapshots\/|manifests\/|transactions\/|refs\/)/.test(k),

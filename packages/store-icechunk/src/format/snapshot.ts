@@ -73,6 +73,15 @@ function readNode(node: FbTable): SnapshotNode {
   const buf = node.buf;
   const path = node.requiredString(1, "path");
   if (!path.startsWith("/")) buf.fail(`node path ${JSON.stringify(path)} is not absolute`);
+  // The path becomes store keys: every name must be one a Zarr hierarchy can hold.
+  if (
+    path !== "/" &&
+    path
+      .slice(1)
+      .split("/")
+      .some((name) => !isNodeName(name))
+  )
+    buf.fail(`node path ${JSON.stringify(path)} has an empty, "." or ".." name or a NUL character`);
   const zarrJson = node.bytes(2, "user_data") ?? buf.fail(`node ${path} has no user_data`);
   const kind = node.u8(3, "node_data_type");
   const data = node.table(4, "node_data") ?? buf.fail(`node ${path} has no node_data`);
@@ -99,4 +108,9 @@ function readNode(node: FbTable): SnapshotNode {
           return Number(length);
         });
   return { ...base, kind: "array", manifests, shape };
+}
+
+/** Whether a node path's name can be a Zarr node's name (no empty, ".", ".." or NUL names). */
+function isNodeName(name: string): boolean {
+  return name !== "" && name !== "." && name !== ".." && !name.includes("\0");
 }
