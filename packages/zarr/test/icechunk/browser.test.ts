@@ -1,9 +1,8 @@
 // An app built with esbuild from @z/zarr reads an Icechunk repository the official
 // implementation wrote, over HTTP from another origin, in Chromium without cross-origin
 // isolation, through an `icechunk+http://` location; the Icechunk reader is not in its first load.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   chromiumAvailableOrWarn,
   launchChromium,
@@ -12,9 +11,9 @@ import {
   tempDir,
 } from "@z/test-utils";
 import { describe, expect, it } from "vitest";
+import { buildApp } from "../bundlers/bundle.js";
 import { officialRepositoryIn, valueAt, versionAt } from "./official-on-disk.js";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const built = ["zarr", "store-icechunk"].every((p) =>
   existsSync(path.join(repositoryRoot, `packages/${p}/dist/index.js`)),
 );
@@ -24,40 +23,13 @@ const canRun = built && chromiumAvailableOrWarn("icechunk+ in a browser");
 /** A string only the Icechunk reader's code holds (the name of one of its errors). */
 const ICECHUNK_CODE = "IcechunkRefNotFoundError";
 
-/** Builds the app with esbuild (ESM, code splitting); returns its folder and first-load files. */
-async function buildApp(outDir: string): Promise<{ firstLoad: string[]; all: string[] }> {
-  const esbuild = await import("esbuild");
-  const result = await esbuild.build({
-    entryPoints: { main: path.join(here, "browser-app.js") },
-    bundle: true,
-    format: "esm",
-    splitting: true,
-    minify: true,
-    platform: "browser",
-    outdir: outDir,
-    metafile: true,
-    logLevel: "silent",
-  });
-  writeFileSync(
-    path.join(outDir, "index.html"),
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="./main.js"></script></head><body></body></html>\n',
-  );
-  const outputs = result.metafile.outputs;
-  const firstLoad = new Set<string>();
-  const visit = (file: string) => {
-    if (firstLoad.has(file)) return;
-    firstLoad.add(file);
-    for (const imported of outputs[file]?.imports ?? [])
-      if (imported.kind === "import-statement") visit(imported.path);
-  };
-  const main = Object.keys(outputs).find((file) => path.basename(file) === "main.js");
-  if (main === undefined) throw new Error("esbuild wrote no entry chunk");
-  visit(main);
-  const js = Object.keys(outputs).filter((f) => f.endsWith(".js"));
-  return {
-    firstLoad: [...firstLoad].map((f) => path.resolve(f)),
-    all: js.map((f) => path.resolve(f)),
-  };
+/** Builds the app with esbuild; returns its first-load scripts and every script it wrote. */
+async function buildIcechunkApp(outDir: string): Promise<{ firstLoad: string[]; all: string[] }> {
+  const app = await buildApp("esbuild", "icechunk-app", outDir);
+  const all = readdirSync(outDir)
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => path.join(outDir, f));
+  return { firstLoad: app.firstLoad, all };
 }
 
 describe.skipIf(!canRun)("icechunk+http:// in Chromium, from an app built with esbuild", () => {
@@ -68,7 +40,7 @@ describe.skipIf(!canRun)("icechunk+http:// in Chromium, from an app built with e
     const browser = await launchChromium();
     try {
       await officialRepositoryIn(path.join(dir, "data", "repo"), 2);
-      const app = await buildApp(path.join(dir, "app"));
+      const app = await buildIcechunkApp(path.join(dir, "app"));
       const holds = (f: string) => readFileSync(f, "utf8").includes(ICECHUNK_CODE);
       expect(app.firstLoad.filter(holds)).toEqual([]);
       // The reader is in the build, in a chunk of its own.
