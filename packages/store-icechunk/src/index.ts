@@ -8,6 +8,7 @@
 export type { SnapshotChanges } from "./changes.js";
 export type { ChunkKeyEncoding } from "./chunk-key.js";
 export * from "./errors.js";
+export type { ForkChunk, ForkPiece, ForkResult } from "./fork.js";
 export type { DecodeLimits, FileHeader, FileTypeName } from "./format/header.js";
 export type { ChunkPayload, VirtualChecksum } from "./format/manifest.js";
 export type { Metadata } from "./format/metadata-item.js";

@@ -14,6 +14,7 @@ import {
   IcechunkSessionError,
   IcechunkSnapshotNotFoundError,
 } from "./errors.js";
+import { checkForkPiece, type ForkPiece } from "./fork.js";
 import { DEFAULT_LIMITS, type DecodeLimits } from "./format/header.js";
 import { decodeObjectId, encodeObjectId } from "./format/object-id.js";
 import {
@@ -34,6 +35,7 @@ import {
   updateRepoInfo,
 } from "./repo-info-update.js";
 import { ReadonlySession } from "./session.js";
+import { nodeOfZarrJson } from "./session-changes.js";
 import type { VirtualChunkSource } from "./virtual-sources.js";
 import { WritableSession } from "./writable-session.js";
 
@@ -306,6 +308,31 @@ export class Repository {
       );
     const tip = await this.lookupBranch(target.branch);
     return new WritableSession(this, target.branch, await this.readSnapshot(tip), store);
+  }
+
+  /**
+   * A session from another session's `fork()` piece (in this or another process): it writes
+   * chunks of the forking session's arrays, and `done()` gives what it wrote back.
+   */
+  async sessionFromFork(piece: ForkPiece): Promise<WritableSession> {
+    const { branch, snapshotId, nodes } = checkForkPiece(piece);
+    const session = new WritableSession(
+      this,
+      branch,
+      await this.readSnapshot(snapshotId),
+      this.#writable(),
+    );
+    const encoder = new TextEncoder();
+    for (const [path, node] of nodes) {
+      const parsed = node === null ? null : nodeOfZarrJson(node.id, encoder.encode(node.zarrJson));
+      if (parsed === undefined)
+        throw new IcechunkSessionError(
+          `The fork piece's node ${JSON.stringify(path)} is not a Zarr v3 node`,
+        );
+      session.changes.nodes.set(path, parsed);
+    }
+    session.markForked();
+    return session;
   }
 
   #writable() {

@@ -1,4 +1,11 @@
 import { IcechunkConflictError, IcechunkFormatError, IcechunkSessionError } from "./errors.js";
+import {
+  type ForkPiece,
+  type ForkResult,
+  forkPieceOf,
+  forkResultOf,
+  mergeForkResults,
+} from "./fork.js";
 import { readRootTable } from "./format/decode-context.js";
 import { metadataItems, randomId } from "./format/encode.js";
 import { encodeManifest } from "./format/encode-manifest.js";
@@ -42,6 +49,7 @@ export class WritableSession {
   #base: Snapshot;
   #baseStore: SnapshotStore;
   #committed: string | undefined;
+  #forked = false;
 
   /** @internal */
   constructor(
@@ -83,6 +91,44 @@ export class WritableSession {
       throw new IcechunkSessionError(
         `The session was committed (snapshot ${this.#committed}); open a new one to write again`,
       );
+  }
+
+  /** @internal Marks a session made from a fork piece: it hands back `done()`, never commits. */
+  markForked(): void {
+    this.#forked = true;
+  }
+
+  /**
+   * A piece of this session for another process (JSON): `repo.sessionFromFork(piece)` there
+   * gives a session on the same snapshot with this session's nodes, whose chunk writes go to
+   * the repository's `chunks/` at once; its `done()` result comes back to {@link merge}. Create
+   * the arrays here before forking; forks write chunks only (disjoint ones, shard-aligned for
+   * sharded arrays).
+   */
+  fork(): ForkPiece {
+    this.#checkOpen();
+    return forkPieceOf(this.branch, this.#base.id, this.changes);
+  }
+
+  /** In a session made from a fork piece: what it wrote, for the forking session's `merge`. */
+  done(): ForkResult {
+    if (!this.#forked)
+      throw new IcechunkSessionError("done() is for sessions made by repo.sessionFromFork(piece)");
+    this.#checkOpen();
+    this.#committed = "(handed over by done())";
+    return forkResultOf(this.#base.id, this.changes);
+  }
+
+  /**
+   * Takes the chunks forks wrote into this session, to commit them with its own changes.
+   * @throws IcechunkConflictError when two results write the same chunk, or one comes from
+   * another snapshot
+   */
+  merge(...results: ForkResult[]): void {
+    this.#checkOpen();
+    mergeForkResults(this.changes, this.#base.id, this.branch, results, (path) =>
+      this.store.node(path),
+    );
   }
 
   /**
@@ -129,6 +175,10 @@ export class WritableSession {
    */
   async commit(message: string, options: CommitOptions = {}): Promise<string> {
     this.#checkOpen();
+    if (this.#forked)
+      throw new IcechunkSessionError(
+        "A session made from a fork piece does not commit: hand done() back to the session that forked",
+      );
     for (;;) {
       const written = await this.#writeSnapshot(message, options.metadata ?? {});
       const parent = this.#base.id;
