@@ -154,6 +154,9 @@ export class WritableSession {
       ].map((p) => (p === "/" ? "" : p.slice(1)));
       for (const p of nodePaths)
         if (this.changes.nodes.has(p)) overlap.add(p === "" ? "/" : `/${p}`);
+      // Chunks written to an array whose metadata changed or that is gone may no longer fit it.
+      for (const p of [...theirs.updatedArrays, ...theirs.deletedArrays])
+        if (this.changes.chunks.has(p === "/" ? "" : p.slice(1))) overlap.add(p);
       for (const [p, coords] of Object.entries(theirs.updatedChunks)) {
         const mine = this.changes.chunks.get(p === "/" ? "" : p.slice(1));
         if (mine === undefined) continue;

@@ -235,4 +235,23 @@ describe("writing refuses what it cannot do, with typed errors", () => {
       Array.from((await (await openArray(store, { path: "y" })).get(null)).data as Uint8Array),
     ).toEqual([5, 6]);
   });
+
+  it("refuses to rebase chunks onto an array whose metadata a landed commit changed", async () => {
+    const repo = await createRepository(new MapStore());
+    const s0 = await repo.writableSession({ branch: "main" });
+    await createGroup(s0.store);
+    await createArray(s0.store, { path: "x", shape: [4], chunks: [2], dtype: "uint8" });
+    await s0.commit("x");
+    const a = await repo.writableSession({ branch: "main" });
+    const b = await repo.writableSession({ branch: "main" });
+    const meta = JSON.parse(new TextDecoder().decode(await a.store.get("x/zarr.json")));
+    meta.attributes = { changed: true };
+    await a.store.set("x/zarr.json", new TextEncoder().encode(JSON.stringify(meta)));
+    await a.commit("attrs");
+    const x = await openArray(b.store, { path: "x" });
+    await x.set(null, { data: Uint8Array.of(1, 2, 3, 4), shape: [4], stride: [1] } as never);
+    const error = await b.commit("chunks", { rebase: true }).catch((e) => e);
+    expect(error).toBeInstanceOf(IcechunkConflictError);
+    expect(error.paths).toEqual(["/x"]);
+  });
 });
