@@ -147,6 +147,8 @@ describe("a repository this package writes", () => {
     const arr = await openArray(store, { path: "numeric/int32" });
     await arr.set([slice(0, 2)], { data: Int32Array.of(41, 42), shape: [2], stride: [1] } as never);
     const c4: string = await session.commit("official on top");
+    await official.createTag("v4", c4);
+    expect((await official.lookupSnapshot(written.snapshots.c1)).message).toBe("first data");
     const diff = await official.diff({
       fromSnapshotId: written.snapshots.c1,
       toSnapshotId: written.snapshots.c2,
@@ -165,6 +167,14 @@ describe("a repository this package writes", () => {
       42,
       valueAt("int32", 2, 2),
     ]);
+    expect(await repo.lookupTag("v4")).toBe(c4);
+    // Ref updates of this package on top of the official one's, and the official view of them.
+    await repo.deleteTag("v1");
+    await repo.resetBranch("dev", written.snapshots.c1, written.snapshots.c3);
+    const reopened = await ic.Repository.open(mapStorage(files));
+    expect([...(await reopened.listTags())].sort()).toEqual(["v2", "v4"]);
+    expect(await reopened.lookupBranch("dev")).toBe(written.snapshots.c1);
+    await expect(reopened.createTag("v1", c4)).rejects.toThrow();
   });
 });
 
