@@ -1,7 +1,8 @@
 /**
  * Reads Icechunk repositories (spec versions 1 and 2) in plain TypeScript over any `@z` store:
  * branches, tags, snapshot history, time travel, and a read-only Zarr store per snapshot whose
- * chunks come inline from manifests, from the repository's chunk files, or from virtual targets.
+ * chunks come inline from manifests, from the repository's chunk files, or from virtual targets;
+ * and writes spec version 2 repositories through sessions and commits.
  * @packageDocumentation
  */
 

@@ -58,6 +58,7 @@ export class WritableSession {
     /** The branch the session commits to. */
     readonly branch: string,
     base: Snapshot,
+    /** The repository's store, written through. */
     readonly repoStore: WritableRepoStore,
   ) {
     this.#base = base;
@@ -181,6 +182,10 @@ export class WritableSession {
     if (this.#forked)
       throw new IcechunkSessionError(
         "A session made from a fork piece does not commit: hand done() back to the session that forked",
+      );
+    if (!this.hasChanges)
+      throw new IcechunkSessionError(
+        `The session on branch ${JSON.stringify(this.branch)} has no changes to commit`,
       );
     for (;;) {
       const written = await this.#writeSnapshot(message, options.metadata ?? {});

@@ -188,6 +188,7 @@ describe("writing refuses what it cannot do, with typed errors", () => {
       IcechunkRefNotFoundError,
     );
     const session = await repo.writableSession({ branch: "main" });
+    await expect(session.commit("nothing")).rejects.toThrow(IcechunkSessionError);
     await createGroup(session.store);
     await expect(session.store.set("x/c/0", Uint8Array.of(1))).rejects.toThrow(
       IcechunkSessionError,
