@@ -53,7 +53,7 @@ id, tried in that order).`;
 /** The commands, by name. */
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   info: {
-    usage: "info <location> [--path P] [--ref R] [--json] [--stats [--bins N]]",
+    usage: "info <location> [--path P] [--json] [--stats [--bins N]] [--ref R]",
     summary: "the node's metadata, summarised",
     details: `Prints the metadata of the array or group at --path (default the root) as a table, or
 with --json as one JSON object (fields in the CLI README).
