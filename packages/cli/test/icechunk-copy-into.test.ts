@@ -5,10 +5,12 @@ import { scratchFolders } from "@z/test-utils";
 import { createArray, createGroup, FsStore, openArray } from "@z/zarr";
 import { describe, expect, it } from "vitest";
 import { icechunk, mapStorage, officialZarrStore } from "../../store-icechunk/test/official.js";
+import { haveBuiltCli, runBuilt } from "./support/run-built.js";
 import { runMain } from "./support/run-main.js";
 
 type Any = any;
 const scratch = scratchFolders("z-cli-icechunk-into-");
+const built = haveBuiltCli("zarr copy into Icechunk, the built command");
 
 /** Every file under `dir`, by its path relative to it (the repository as a Map of objects). */
 function filesOf(dir: string): Map<string, Uint8Array> {
@@ -117,4 +119,24 @@ describe("zarr copy into an icechunk+ destination", () => {
     expect(plain.code).toBe(2);
     expect(plain.stderr).toMatch(/--message is the commit message of an icechunk\+ destination/);
   });
+
+  it.skipIf(!built)(
+    "the built command copies into a new repository and logs the commit",
+    async () => {
+      const source = await hierarchy([4, 5, 6, 7]);
+      const repo = `icechunk+${path.join(scratch(), "built.icechunk")}`;
+      const copied = await runBuilt(["copy", source, repo, "--message", "from the built command"]);
+      expect(copied.code, copied.stderr).toBe(0);
+      const log = await runBuilt(["log", repo]);
+      expect(log.code, log.stderr).toBe(0);
+      const lines = log.stdout.trimEnd().split("\n");
+      expect(lines.map((l) => l.split("  ")[2])).toEqual([
+        "from the built command",
+        "Repository initialized",
+      ]);
+      expect(copied.stderr).toContain(`committed snapshot ${lines[0].split("  ")[0]}`);
+      const got = await runBuilt(["get", repo, "--path", "t", "--json"]);
+      expect(JSON.parse(got.stdout).values).toEqual([4, 5, 6, 7]);
+    },
+  );
 });
