@@ -1,6 +1,6 @@
 /**
  * zfp compression of 1- to 4-dimensional arrays of int32, int64, float32 and float64 values,
- * with the zfp C library (release 1.0.1) compiled to WebAssembly. The module (about 160 kB)
+ * with the zfp C library (release 1.0.0) compiled to WebAssembly. The module (about 160 kB)
  * loads on first use. Streams are those of zfp's own builds (64-bit stream words), with or
  * without zfp's header, so zfpy and the `zfp` command-line tool read what this writes and the
  * other way round.

@@ -1,5 +1,5 @@
 /*
- * The calls the zfp codec makes of the zfp library (vendored in ./zfp, release 1.0.1), with
+ * The calls the zfp codec makes of the zfp library (vendored in ./zfp, release 1.0.0), with
  * plain integer and double arguments so that JavaScript can call them without a binding layer.
  *
  * Decoding never reads past its input: the stream is copied into a zero-padded buffer as large

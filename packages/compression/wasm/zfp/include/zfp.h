@@ -1,5 +1,5 @@
 /*
-** Copyright (c) 2014-2023, Lawrence Livermore National Security, LLC and
+** Copyright (c) 2014-2022, Lawrence Livermore National Security, LLC and
 ** other zfp project contributors. See the top-level LICENSE file for details.
 ** SPDX-License-Identifier: BSD-3-Clause
 */
@@ -335,7 +335,7 @@ zfp_stream_set_omp_chunk_size(
 
 /* unspecified configuration */
 zfp_config /* compression mode and parameter settings */
-zfp_config_none(void);
+zfp_config_none();
 
 /* fixed-rate configuration */
 zfp_config       /* compression mode and parameter settings */
@@ -358,7 +358,7 @@ zfp_config_accuracy(
 
 /* reversible (lossless) configuration */
 zfp_config /* compression mode and parameter settings */
-zfp_config_reversible(void);
+zfp_config_reversible();
 
 /* expert configuration */
 zfp_config      /* compression mode and parameter settings */
@@ -373,7 +373,7 @@ zfp_config_expert(
 
 /* allocate field struct */
 zfp_field* /* pointer to default initialized field */
-zfp_field_alloc(void);
+zfp_field_alloc();
 
 /* allocate metadata for 1D field f[nx] */
 zfp_field*       /* allocated field metadata */
