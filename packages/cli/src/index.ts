@@ -15,6 +15,7 @@ export {
 export { COMPRESSOR_CHOICES, type CompressorChoice } from "./commands/copy-codecs.js";
 export { type GetOptions, getCommand } from "./commands/get.js";
 export { type InfoOptions, infoCommand } from "./commands/info.js";
+export { type LogEntry, type LogOptions, logCommand } from "./commands/log.js";
 export { type MigrateOptions, type MigrateSummary, migrateCommand } from "./commands/migrate.js";
 export { type RechunkOptions, rechunkCommand } from "./commands/rechunk.js";
 export { type TreeCommandOptions, type TreeJson, treeCommand } from "./commands/tree.js";
