@@ -4,8 +4,18 @@ import type { ChangedNode, SessionChanges } from "./session-changes.js";
 
 /** A chunk reference as JSON: inline bytes in base 64, or where a chunk file holds it. */
 export type ForkChunk =
-  | { inline: string }
-  | { chunkId: string; offset: number; length: number }
+  | {
+      /** The chunk's bytes, base 64. */
+      inline: string;
+    }
+  | {
+      /** The chunk file's id (`chunks/<id>`). */
+      chunkId: string;
+      /** Where the chunk starts in the file. */
+      offset: number;
+      /** The chunk's length in bytes. */
+      length: number;
+    }
   | null;
 
 /**

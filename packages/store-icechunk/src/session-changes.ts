@@ -4,9 +4,13 @@ import type { ChunkPayload } from "./format/manifest.js";
 export interface ChangedNode {
   /** Node id (base 32); the base snapshot's id when the node keeps its kind at its path. */
   id: string;
+  /** `array` or `group`. */
   kind: "array" | "group";
+  /** The node's `zarr.json`, as written. */
   zarrJson: Uint8Array;
+  /** For arrays, the shape. */
   shape: number[];
+  /** For arrays, the chunk grid's chunk shape (the shard shape of sharded arrays). */
   chunkShape: number[];
 }
 
@@ -16,7 +20,9 @@ export interface ChangedNode {
  * `coords.join(",")`. Plain data, so it can be re-applied onto another base snapshot.
  */
 export interface SessionChanges {
+  /** Nodes written or deleted, by path. */
   nodes: Map<string, ChangedNode | null>;
+  /** Per array path, chunks written or deleted, by `coords.join(",")`. */
   chunks: Map<string, Map<string, ChunkPayload | null>>;
 }
 

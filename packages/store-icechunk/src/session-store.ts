@@ -24,9 +24,13 @@ export const INLINE_THRESHOLD = 512;
 
 /** What the store needs of its session. */
 export interface SessionStoreHost {
+  /** The session's changes, which the store records. */
   readonly changes: SessionChanges;
+  /** The snapshot the session writes on. */
   readonly base: Snapshot;
+  /** That snapshot as a store, for what the session did not change. */
   readonly baseStore: SnapshotStore;
+  /** The repository's store, where chunk files go. */
   readonly repoStore: Readable & Writable;
   /** Throws when the session can no longer write (committed). */
   checkOpen(): void;
@@ -82,6 +86,7 @@ export class SessionStore extends StoreBase implements Readable, Writable, Lista
     return undefined;
   }
 
+  /** A node's `zarr.json` or a chunk's bytes, as the session sees them; undefined when missing. */
   async get(key: string, options: GetOptions = {}): Promise<Uint8Array | undefined> {
     validateKey(key);
     const path = nodePathOf(key);
@@ -113,6 +118,7 @@ export class SessionStore extends StoreBase implements Readable, Writable, Lista
     return bytes;
   }
 
+  /** Writes a node's `zarr.json` (creating or replacing the node) or a chunk of an array. */
   async set(key: string, value: Uint8Array): Promise<void> {
     validateKey(key);
     this.#host.checkOpen();
@@ -154,6 +160,7 @@ export class SessionStore extends StoreBase implements Readable, Writable, Lista
     chunks.set(chunk.coords.join(","), payload);
   }
 
+  /** Deletes a node (its `zarr.json`) or a chunk; deleting a missing key is not an error. */
   async delete(key: string): Promise<void> {
     validateKey(key);
     this.#host.checkOpen();
@@ -211,15 +218,18 @@ export class SessionStore extends StoreBase implements Readable, Writable, Lista
     return [...keys].sort();
   }
 
+  /** Every key, after the session's changes. */
   async *list(): AsyncIterable<string> {
     yield* await this.#allKeys();
   }
 
+  /** The keys under a prefix, after the session's changes. */
   async *listPrefix(prefix: string): AsyncIterable<string> {
     validatePrefix(prefix);
     for (const key of await this.#allKeys()) if (key.startsWith(prefix)) yield key;
   }
 
+  /** The keys and sub-prefixes directly under a prefix, after the session's changes. */
   async listDir(prefix: string): Promise<DirListing> {
     validatePrefix(prefix);
     return groupDirListing(await this.#allKeys(), prefix);
