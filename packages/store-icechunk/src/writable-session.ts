@@ -1,3 +1,4 @@
+import type { Readable, Writable } from "@z/store-core";
 import { IcechunkConflictError, IcechunkFormatError, IcechunkSessionError } from "./errors.js";
 import {
   type ForkPiece,
@@ -18,7 +19,7 @@ import { type ChangesToWrite, encodeTransactionLog } from "./format/encode-trans
 import { type ChunkPayload, decodeManifest } from "./format/manifest.js";
 import { encodeObjectId } from "./format/object-id.js";
 import type { Snapshot } from "./format/snapshot.js";
-import { updateRepoInfo, type WritableRepoStore } from "./repo-info-update.js";
+import { updateRepoInfo } from "./repo-info-update.js";
 import type { Repository } from "./repository.js";
 import { nodeOfZarrJson, type SessionChanges } from "./session-changes.js";
 import { SessionStore } from "./session-store.js";
@@ -59,7 +60,7 @@ export class WritableSession {
     readonly branch: string,
     base: Snapshot,
     /** The repository's store, written through. */
-    readonly repoStore: WritableRepoStore,
+    readonly repoStore: Readable & Writable,
   ) {
     this.#base = base;
     this.#baseStore = new SnapshotStore(repository, base);
