@@ -25,6 +25,7 @@ const FILES = {
   metadata: "metadata.test.ts",
   chunks: "chunks.test.ts",
   "shard-index": "shard-index.test.ts",
+  icechunk: "icechunk.test.ts",
   keys: "keys.test.ts",
   values: "values.test.ts",
 };
